@@ -1,0 +1,230 @@
+//===- Driver.cpp - Carry out a popcorn-clang command line ----------------===//
+//
+// The pipeline of one source file (DESIGN.md section 3):
+//
+//   clang-19 --target=aarch64 -emit-llvm   front end + middle end, once,
+//                                          with the popcorn pass plugin
+//   popcorn-llc                            one back end per ISA -> one
+//                                          multi-ISA object
+//
+// and of a link: popcorn-ld, which links every ISA and writes one multi-ISA
+// executable.
+//
+//===----------------------------------------------------------------------===//
+#include "Driver.h"
+#include "popcorn/Isa.h"
+#include "popcorn/ToolConfig.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace popcorn {
+
+static const char *ToolName = "popcorn-clang";
+
+Toolchain Toolchain::locate(const char *Argv0) {
+  static int Anchor;
+  Toolchain TC;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
+  TC.BinDir = std::string(sys::path::parent_path(Exe));
+  SmallString<256> Lib(TC.BinDir);
+  sys::path::append(Lib, "..", "lib", "popcorn");
+  sys::path::remove_dots(Lib, /*remove_dot_dot=*/true);
+  TC.LibDir = std::string(Lib);
+  TC.Clang = POPCORN_CLANG_PATH;
+  TC.ResourceDir = POPCORN_CLANG_RESOURCE_DIR;
+  return TC;
+}
+
+namespace {
+
+// Runs commands and owns the temporary files between them.
+class Executor {
+public:
+  Executor(bool Verbose, bool DryRun) : Verbose(Verbose), DryRun(DryRun) {}
+  ~Executor() {
+    for (const std::string &File : Temporaries)
+      sys::fs::remove(File);
+  }
+
+  bool run(const std::vector<std::string> &Argv) {
+    if (Verbose || DryRun) {
+      for (const std::string &Arg : Argv)
+        errs() << " \"" << Arg << "\"";
+      errs() << "\n";
+    }
+    if (DryRun)
+      return true;
+    std::vector<StringRef> Refs(Argv.begin(), Argv.end());
+    std::string Error;
+    int Status = sys::ExecuteAndWait(Argv[0], Refs, std::nullopt, {}, 0, 0, &Error);
+    if (Status < 0) {
+      WithColor::error(errs(), ToolName) << "cannot run " << Argv[0] << ": " << Error << "\n";
+      return false;
+    }
+    return Status == 0;
+  }
+
+  std::string temporary(StringRef Stem, StringRef Suffix) {
+    SmallString<128> Path;
+    if (std::error_code EC = sys::fs::createTemporaryFile(Stem, Suffix, Path)) {
+      WithColor::error(errs(), ToolName) << "cannot create a temporary file: " << EC.message() << "\n";
+      exit(1);
+    }
+    Temporaries.push_back(std::string(Path));
+    return std::string(Path);
+  }
+
+private:
+  bool Verbose, DryRun;
+  std::vector<std::string> Temporaries;
+};
+
+} // namespace
+
+// The front end sees only portable headers: ours first (stdarg.h, and the
+// ISA-specific intrinsic headers replaced by errors), then musl's, then
+// clang's own for what musl lacks (stdatomic.h).  It always targets the
+// canonical ISA.
+static std::vector<std::string> frontendCommand(const CommandLine &CL, const Toolchain &TC) {
+  std::vector<std::string> Cmd = {
+      TC.Clang,
+      "--target=" + std::string(CanonicalIrIsa.Triple),
+      "-nostdinc",
+      "-isystem", TC.LibDir + "/include",
+      "-isystem", TC.LibDir + "/" + std::string(CanonicalIrIsa.Name) + "/include",
+      "-isystem", TC.ResourceDir + "/include",
+      "-D__popcorn__=1",
+      "-ffunction-sections", "-fdata-sections", "-fno-common",
+      "-fno-pic", "-fno-pie",
+  };
+  Cmd.insert(Cmd.end(), CL.FrontendArgs.begin(), CL.FrontendArgs.end());
+  return Cmd;
+}
+
+static std::string backEndOptLevel(const std::string &Level) {
+  return (Level == "s" || Level == "z") ? "2" : Level;
+}
+
+static std::string replaceExtension(StringRef Path, StringRef Ext) {
+  SmallString<256> Result(Path);
+  sys::path::replace_extension(Result, Ext);
+  return std::string(Result);
+}
+
+static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &Exec,
+                          const std::string &Source, const std::string &Object) {
+  std::string Bitcode = Exec.temporary(sys::path::stem(Source), "bc");
+  std::vector<std::string> FrontEnd = frontendCommand(CL, TC);
+  FrontEnd.push_back("-fpass-plugin=" + TC.LibDir + "/popcorn-plugin.so");
+  if (CL.WritesDependencies && !CL.HasDependencyFile)
+    FrontEnd.insert(FrontEnd.end(), {"-MF", replaceExtension(Object, "d")});
+  if (CL.WritesDependencies && !CL.HasDependencyTarget)
+    FrontEnd.insert(FrontEnd.end(), {"-MT", Object});
+  FrontEnd.insert(FrontEnd.end(), {"-O" + CL.OptLevel, "-emit-llvm", "-c", Source, "-o", Bitcode});
+  if (!Exec.run(FrontEnd))
+    return false;
+  return Exec.run({TC.BinDir + "/popcorn-llc", "-O" + backEndOptLevel(CL.OptLevel), Bitcode,
+                   "-o", Object});
+}
+
+static int printInfo(const CommandLine &CL, const Toolchain &TC) {
+  for (const std::string &Request : CL.InfoRequests) {
+    StringRef R(Request);
+    if (R == "--version") {
+      outs() << "popcorn-clang version 0.1.0 (clang 19; multi-ISA:";
+      for (const IsaInfo &Info : AllIsas)
+        outs() << " " << Info.Name;
+      outs() << ")\nTarget: " << HostIsa.Triple << "\nThread model: posix\nInstalledDir: "
+             << TC.BinDir << "\n";
+    } else if (R == "-dumpmachine") {
+      outs() << HostIsa.Triple << "\n";
+    } else if (R == "-dumpversion" || R == "-dumpfullversion") {
+      outs() << "19\n";
+    } else if (R.consume_front("-print-prog-name=") || R.consume_front("-print-file-name=")) {
+      outs() << R << "\n";
+    } else if (R == "-print-search-dirs") {
+      outs() << "programs: =" << TC.BinDir << "\nlibraries: =" << TC.LibDir << "/"
+             << HostIsa.Name << "/lib\n";
+    } else if (R == "-print-libgcc-file-name") {
+      outs() << TC.LibDir << "/" << HostIsa.Name << "/lib/libpopcorn-builtins.a\n";
+    } else {
+      outs() << ".\n"; // -print-multi-*: one library directory per ISA, no multilib
+    }
+  }
+  return 0;
+}
+
+int runDriver(const CommandLine &CL, const Toolchain &TC) {
+  if (!CL.Errors.empty()) {
+    for (const std::string &Message : CL.Errors)
+      WithColor::error(errs(), ToolName) << Message << "\n";
+    return 1;
+  }
+  if (CL.Phase == FinalPhase::PrintInfo)
+    return printInfo(CL, TC);
+  if (CL.Verbose)
+    errs() << "popcorn-clang version 0.1.0 (clang 19)\n";
+  if (CL.Inputs.empty())
+    return 0; // a bare "-v"
+
+  Executor Exec(CL.Verbose, CL.DryRun);
+  if (CL.Phase == FinalPhase::Preprocess) {
+    std::vector<std::string> Cmd = frontendCommand(CL, TC);
+    Cmd.push_back("-E");
+    if (!CL.Output.empty())
+      Cmd.insert(Cmd.end(), {"-o", CL.Output});
+    for (const Input &In : CL.Inputs)
+      Cmd.push_back(In.Value);
+    return Exec.run(Cmd) ? 0 : 1;
+  }
+
+  if (CL.Phase == FinalPhase::Compile) {
+    for (const Input &In : CL.Inputs) {
+      std::string Object = !CL.Output.empty()
+                               ? CL.Output
+                               : replaceExtension(sys::path::filename(In.Value), "o");
+      if (!compileSource(CL, TC, Exec, In.Value, Object))
+        return 1;
+    }
+    return 0;
+  }
+
+  std::vector<std::string> Link = {TC.BinDir + "/popcorn-ld", "-o",
+                                   CL.Output.empty() ? "a.out" : CL.Output};
+  if (CL.Verbose)
+    Link.push_back("-v");
+  if (CL.Strip)
+    Link.push_back("-s");
+  for (const std::string &Dir : CL.LibraryDirs)
+    Link.push_back("-L" + Dir);
+  for (const std::string &Arg : CL.LinkerArgs)
+    Link.push_back("--lld-arg=" + Arg);
+  for (const Input &In : CL.Inputs) {
+    switch (In.Type) {
+    case Input::Source: {
+      std::string Object = Exec.temporary(sys::path::stem(In.Value), "o");
+      if (!compileSource(CL, TC, Exec, In.Value, Object))
+        return 1;
+      Link.push_back(Object);
+      break;
+    }
+    case Input::Library:
+      Link.push_back("-l" + In.Value);
+      break;
+    case Input::Object:
+    case Input::Archive:
+      Link.push_back(In.Value);
+      break;
+    }
+  }
+  return Exec.run(Link) ? 0 : 1;
+}
+
+} // namespace popcorn

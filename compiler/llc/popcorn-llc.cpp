@@ -1,0 +1,155 @@
+//===- popcorn-llc.cpp - One optimized IR module to one object per ISA ----===//
+//
+// The back-end half of popcorn-clang (DESIGN.md section 3).  Reads the module
+// the front end and middle end produced once for the canonical ISA, runs each
+// ISA's back end on its own clone, and writes one multi-ISA object: the host
+// ISA's object carrying every other ISA's object in a section.
+//
+// Because every ISA lowers the same optimized IR, call sites and the values
+// live across them correspond one to one across ISAs.
+//
+//===----------------------------------------------------------------------===//
+#include "RetargetModule.h"
+#include "popcorn/Isa.h"
+#include "popcorn/MultiIsaFile.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+using namespace popcorn;
+
+static cl::OptionCategory Category("popcorn-llc options");
+static cl::opt<std::string> InputFile(cl::Positional, cl::desc("<input bitcode>"),
+                                      cl::Required, cl::cat(Category));
+static cl::opt<std::string> OutputFile("o", cl::desc("Output multi-ISA object"),
+                                       cl::value_desc("file"), cl::Required,
+                                       cl::cat(Category));
+static cl::opt<char> OptLevel("O", cl::desc("Optimization level: 0, 1, 2, 3"),
+                              cl::Prefix, cl::init('2'), cl::cat(Category));
+static cl::opt<std::string>
+    OnlyIsa("only-isa", cl::desc("Write a plain object of this ISA only"),
+            cl::value_desc("isa"), cl::cat(Category));
+
+static const char *ToolName = "popcorn-llc";
+
+[[noreturn]] static void fail(const Twine &Message) {
+  WithColor::error(errs(), ToolName) << Message << "\n";
+  exit(1);
+}
+
+static CodeGenOptLevel codeGenOptLevel() {
+  switch (OptLevel) {
+  case '0': return CodeGenOptLevel::None;
+  case '1': return CodeGenOptLevel::Less;
+  case '2': return CodeGenOptLevel::Default;
+  case '3': return CodeGenOptLevel::Aggressive;
+  }
+  fail("invalid optimization level -O" + Twine(OptLevel.getValue()));
+}
+
+static std::unique_ptr<TargetMachine> createTargetMachine(const IsaInfo &Info) {
+  std::string Error;
+  const Target *T = TargetRegistry::lookupTarget(std::string(Info.Triple), Error);
+  if (!T)
+    fail("no back end for " + Twine(Info.Name) + ": " + Error);
+  TargetOptions Options;
+  // Every function and global in its own section, so the linker tools can
+  // give each one the same address on every ISA.
+  Options.FunctionSections = true;
+  Options.DataSections = true;
+  // A __thread variable must live at an ordinary address that is the same on
+  // every ISA; the runtime provides __emutls_get_address.
+  Options.EmulatedTLS = true;
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      std::string(Info.Triple), std::string(Info.Cpu), "", Options, Reloc::Static,
+      CodeModel::Small, codeGenOptLevel()));
+  if (!TM)
+    fail("cannot create the " + Twine(Info.Name) + " back end");
+  // At -O0 aarch64 would pick GlobalISel, which drops deopt bundles.
+  TM->setGlobalISel(false);
+  TM->setFastISel(TM->getOptLevel() == CodeGenOptLevel::None &&
+                  Info.Id == Isa::X86_64);
+  return TM;
+}
+
+static SmallVector<char, 0> compileForIsa(const Module &Canonical, const IsaInfo &Info) {
+  std::unique_ptr<TargetMachine> TM = createTargetMachine(Info);
+  std::unique_ptr<Module> M = CloneModule(Canonical);
+  retargetModule(*M, *TM);
+  if (verifyModule(*M, &errs()))
+    fail("the " + Twine(Info.Name) + " module is not valid IR after retargeting");
+
+  SmallVector<char, 0> Object;
+  raw_svector_ostream OS(Object);
+  legacy::PassManager PM;
+  if (TM->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
+    fail("the " + Twine(Info.Name) + " back end cannot emit object files");
+  PM.run(*M);
+  return Object;
+}
+
+static void writeFile(StringRef Data) {
+  std::error_code EC;
+  ToolOutputFile Out(OutputFile, EC, sys::fs::OF_None);
+  if (EC)
+    fail("cannot write " + OutputFile + ": " + EC.message());
+  Out.os() << Data;
+  Out.keep();
+}
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  InitializeAllTargetInfos();
+  InitializeAllTargets();
+  InitializeAllTargetMCs();
+  InitializeAllAsmPrinters();
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(argc, argv, "Popcorn multi-ISA back end\n");
+
+  LLVMContext Context;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Input = MemoryBuffer::getFileOrSTDIN(InputFile);
+  if (!Input)
+    fail("cannot read " + InputFile + ": " + Input.getError().message());
+  Expected<std::unique_ptr<Module>> Canonical = parseBitcodeFile(**Input, Context);
+  if (!Canonical)
+    fail(InputFile + ": " + toString(Canonical.takeError()));
+
+  if (!OnlyIsa.empty()) {
+    std::optional<Isa> I = parseIsa(OnlyIsa);
+    if (!I)
+      fail("unknown ISA '" + OnlyIsa + "'");
+    SmallVector<char, 0> Object = compileForIsa(**Canonical, info(*I));
+    writeFile(StringRef(Object.data(), Object.size()));
+    return 0;
+  }
+
+  SmallVector<SmallVector<char, 0>, 2> Objects;
+  for (const IsaInfo &Info : AllIsas)
+    Objects.push_back(compileForIsa(**Canonical, Info));
+
+  SmallVector<IsaImage, 2> Embedded;
+  for (size_t I = 1; I < AllIsas.size(); ++I)
+    Embedded.push_back({AllIsas[I].Id,
+                        MemoryBufferRef(StringRef(Objects[I].data(), Objects[I].size()),
+                                        AllIsas[I].Name)});
+  Expected<std::unique_ptr<MemoryBuffer>> MultiIsa = embedIsaImages(
+      MemoryBufferRef(StringRef(Objects[0].data(), Objects[0].size()), OutputFile),
+      Embedded);
+  if (!MultiIsa)
+    fail(toString(MultiIsa.takeError()));
+  writeFile((*MultiIsa)->getBuffer());
+  return 0;
+}

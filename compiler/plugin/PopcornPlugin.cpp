@@ -1,0 +1,30 @@
+//===- PopcornPlugin.cpp - Register popcorn's passes with clang -----------===//
+//
+// Loaded by popcorn-clang into clang-19 (-fpass-plugin), so the passes run
+// once, on the canonical IR, inside the front end's own pipeline.
+//
+//===----------------------------------------------------------------------===//
+#include "RejectNonPortable.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/PassPlugin.h"
+
+using namespace llvm;
+
+static void registerPasses(PassBuilder &PB) {
+  // Before any optimization: report on the code as written.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(popcorn::RejectNonPortablePass());
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "popcorn-reject-non-portable")
+          return false;
+        MPM.addPass(popcorn::RejectNonPortablePass());
+        return true;
+      });
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "popcorn", "0.1", registerPasses};
+}

@@ -1,0 +1,49 @@
+//===- popcorn/MultiIsaFile.h - Multi-ISA object and executable files -*- C++ -*-===//
+//
+// A multi-ISA file is an ordinary ELF file of the host ISA (a relocatable
+// object or an executable) that carries the ELF file of every other ISA in a
+// section named by imageSectionName().  Host tools keep working on it (ar,
+// nm, ld, running it), and the other ISAs' images are one lookup away.
+//
+// In relocatable objects the image sections are SHF_EXCLUDE, so a plain ELF
+// link of the host ISA drops them; in executables they are not loaded.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_MULTIISAFILE_H
+#define POPCORN_MULTIISAFILE_H
+
+#include "popcorn/Isa.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <memory>
+#include <optional>
+#include <utility>
+
+namespace popcorn {
+
+struct IsaImage {
+  Isa Target;
+  llvm::MemoryBufferRef Data;
+};
+
+/// Returns Host with each image embedded as the section of its ISA.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+embedIsaImages(llvm::MemoryBufferRef Host, llvm::ArrayRef<IsaImage> Images);
+
+/// Returns the image of ISA I inside File, std::nullopt if File has none, or
+/// an error if File is not a valid ELF file of the host ISA or the image is
+/// not a valid ELF file of ISA I.  The returned bytes point into File.
+llvm::Expected<std::optional<llvm::StringRef>>
+findIsaImage(llvm::MemoryBufferRef File, Isa I);
+
+/// Returns File without any embedded image: the plain host-ISA file.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+stripIsaImages(llvm::MemoryBufferRef File);
+
+/// Returns the ISA of an ELF file, or an error naming what is wrong with it.
+llvm::Expected<Isa> elfIsa(llvm::MemoryBufferRef File);
+
+} // namespace popcorn
+
+#endif

@@ -1,0 +1,98 @@
+#!/bin/sh
+# Fetch musl 1.2.3 as a Debian source package, apply our patches and build a
+# static libc for every ISA with clang 19.
+#
+#   build-musl.sh WORK_DIR SYSROOT_DIR [ISA...]
+#
+# WORK_DIR keeps the pristine source and the per-ISA build trees; every ISA is
+# installed (headers, libc.a, crt objects) into SYSROOT_DIR/ISA.  An ISA is
+# rebuilt only when its inputs (this script, its patches, its flags) change.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+work=$1
+sysroot=$2
+shift 2
+[ $# -gt 0 ] || set -- x86_64 aarch64
+
+: "${CLANG:=clang-19}"
+: "${LLVM_AR:=llvm-ar-19}"
+: "${LLVM_RANLIB:=llvm-ranlib-19}"
+: "${JOBS:=2}"
+version=1.2.3
+
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+mkdir -p "$sysroot"
+sysroot=$(cd "$sysroot" && pwd)
+
+pristine=$work/src/musl-$version
+if [ ! -f "$pristine/configure" ]; then
+	rm -rf "$work/src"
+	mkdir -p "$work/src"
+	if ! (cd "$work/src" && apt-get source "musl=$version-1") >"$work/fetch.log" 2>&1; then
+		cat "$work/fetch.log" >&2
+		echo "build-musl.sh: 'apt-get source musl' failed; it needs a deb-src line in the apt sources and dpkg-dev (scripts/install-deps.sh sets up both)" >&2
+		exit 1
+	fi
+fi
+
+# Per-ISA compiler flags.  Every function and object in its own section, so
+# the linker tools can place each one at the same address on every ISA.
+# x86-64 uses IEEE binary128 for long double, as aarch64 does: user code is
+# compiled from aarch64 IR and calls this libc with aarch64's long double.
+isa_cflags() {
+	case $1 in
+	x86_64) echo "-O2 -ffunction-sections -fdata-sections -mlong-double-128" ;;
+	aarch64) echo "-O2 -ffunction-sections -fdata-sections" ;;
+	*) echo "build-musl.sh: unknown ISA '$1'" >&2; exit 1 ;;
+	esac
+}
+
+patches_for() {
+	for p in "$here"/common/*.patch "$here/$1"/*.patch; do
+		[ -f "$p" ] && echo "$p"
+	done
+	return 0
+}
+
+for isa in "$@"; do
+	cflags=$(isa_cflags "$isa")
+	stamp=$(
+		{ cat "$here/build-musl.sh"; echo "$cflags $CLANG"; patches_for "$isa" | while read -r p; do cat "$p"; done; } |
+			sha256sum | cut -d' ' -f1
+	)
+	if [ -f "$sysroot/$isa/.musl-stamp" ] && [ "$(cat "$sysroot/$isa/.musl-stamp")" = "$stamp" ]; then
+		echo "musl $version for $isa is up to date"
+		continue
+	fi
+	echo "building musl $version for $isa"
+	src=$work/$isa/src
+	obj=$work/$isa/obj
+	rm -rf "$work/$isa" "$sysroot/$isa"
+	mkdir -p "$work/$isa" "$obj"
+	cp -R "$pristine" "$src"
+	for p in $(patches_for "$isa"); do
+		patch -d "$src" -p1 --quiet --forward <"$p" || {
+			echo "build-musl.sh: patch $(basename "$p") does not apply to musl $version" >&2
+			exit 1
+		}
+	done
+	# A patch may list files to delete (x87 assembly has no place in a
+	# binary128 long double libc); 'patch' cannot express that for files
+	# whose replacement lives elsewhere in the tree.
+	if [ -f "$here/$isa/remove-files.txt" ]; then
+		grep -v '^#' "$here/$isa/remove-files.txt" | while read -r f; do
+			[ -n "$f" ] && rm -f "$src/$f"
+		done
+	fi
+	(
+		cd "$obj"
+		CC="$CLANG --target=$isa-linux-musl" AR=$LLVM_AR RANLIB=$LLVM_RANLIB CFLAGS="$cflags" \
+			"$src/configure" --prefix="$sysroot/$isa" --target="$isa-linux-musl" \
+			--disable-shared >configure.log 2>&1 || { cat configure.log >&2; exit 1; }
+		make -j"$JOBS" >make.log 2>&1 || { tail -40 make.log >&2; exit 1; }
+		make install >install.log 2>&1 || { tail -40 install.log >&2; exit 1; }
+	)
+	echo "$stamp" >"$sysroot/$isa/.musl-stamp"
+done

@@ -1,0 +1,159 @@
+//===- SplitInputs.cpp - One link's inputs, separated per ISA -------------===//
+//
+// popcorn-clang's objects are host-ISA objects carrying the other ISAs'
+// objects; archives of them are host-ISA archives.  The host link uses them
+// as they are.  Every other ISA gets extracted objects and rebuilt archives
+// (with their own symbol table) in a temporary directory.
+//
+//===----------------------------------------------------------------------===//
+#include "SplitInputs.h"
+#include "popcorn/MultiIsaFile.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ArchiveWriter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace popcorn {
+
+static Error inputError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+static Expected<std::string> writeTemp(const std::string &TempDir, const Twine &Name,
+                                       StringRef Data) {
+  SmallString<256> Path(TempDir);
+  sys::path::append(Path, Name);
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return inputError("cannot write " + Path + ": " + EC.message());
+  OS << Data;
+  return std::string(Path);
+}
+
+static Expected<StringRef> requireImage(MemoryBufferRef File, Isa I, const Twine &What) {
+  Expected<std::optional<StringRef>> Image = findIsaImage(File, I);
+  if (!Image)
+    return Image.takeError();
+  if (!*Image)
+    return inputError(What + " was not compiled by popcorn-clang: it has no " +
+                      info(I).Name + " code");
+  return **Image;
+}
+
+static Expected<std::string> extractObject(MemoryBufferRef File, Isa I, const std::string &TempDir,
+                                           unsigned Index) {
+  Expected<StringRef> Image = requireImage(File, I, File.getBufferIdentifier());
+  if (!Image)
+    return Image.takeError();
+  return writeTemp(TempDir,
+                   Twine(Index) + "-" + sys::path::filename(File.getBufferIdentifier()) + "." +
+                       info(I).Name + ".o",
+                   *Image);
+}
+
+static Expected<std::string> extractArchive(MemoryBufferRef File, Isa I,
+                                            const std::string &TempDir, unsigned Index) {
+  Expected<std::unique_ptr<Archive>> Ar = Archive::create(File);
+  if (!Ar)
+    return inputError(File.getBufferIdentifier() + ": " + toString(Ar.takeError()));
+  std::vector<NewArchiveMember> Members;
+  std::vector<std::string> Names;
+  Error Err = Error::success();
+  for (const Archive::Child &Child : (*Ar)->children(Err)) {
+    Expected<StringRef> Name = Child.getName();
+    Expected<MemoryBufferRef> Data = Child.getMemoryBufferRef();
+    if (!Name || !Data) {
+      consumeError(Name.takeError());
+      consumeError(Data.takeError());
+      return inputError(File.getBufferIdentifier() + ": a member is truncated or corrupt");
+    }
+    std::string What = (File.getBufferIdentifier() + "(" + *Name + ")").str();
+    Expected<StringRef> Image = requireImage(*Data, I, What);
+    if (!Image)
+      return Image.takeError();
+    Names.push_back(Name->str());
+    NewArchiveMember Member;
+    Member.Buf = MemoryBuffer::getMemBuffer(*Image, *Name, false);
+    Members.push_back(std::move(Member));
+  }
+  if (Err)
+    return inputError(File.getBufferIdentifier() + ": " + toString(std::move(Err)));
+  for (size_t M = 0; M < Members.size(); ++M)
+    Members[M].MemberName = Names[M];
+
+  SmallString<256> Path(TempDir);
+  sys::path::append(Path, Twine(Index) + "-" + sys::path::filename(File.getBufferIdentifier()) +
+                              "." + info(I).Name + ".a");
+  if (Error E = writeArchive(Path, Members, SymtabWritingMode::NormalSymtab,
+                             Archive::K_GNU, /*Deterministic=*/true, /*Thin=*/false))
+    return inputError(File.getBufferIdentifier() + ": " + toString(std::move(E)));
+  return std::string(Path);
+}
+
+static std::optional<std::string> findLibrary(const std::string &Name,
+                                              const std::vector<std::string> &Dirs) {
+  for (const std::string &Dir : Dirs) {
+    SmallString<256> Path(Dir);
+    sys::path::append(Path, "lib" + Name + ".a");
+    if (sys::fs::exists(Path))
+      return std::string(Path);
+  }
+  return std::nullopt;
+}
+
+Expected<SplitInputs> splitInputs(const std::vector<LinkInput> &Inputs,
+                                  const std::vector<std::string> &LibraryDirs,
+                                  const std::string &SysrootDir, const std::string &TempDir) {
+  SplitInputs Split;
+  Split.PerIsa.resize(AllIsas.size());
+  unsigned Index = 0;
+  for (const LinkInput &In : Inputs) {
+    ++Index;
+    std::string Path = In.Value;
+    if (In.IsLibrary) {
+      // A user library (multi-ISA archive) wins; otherwise musl's own
+      // per-ISA libraries (-lm, -lpthread, ... are empty in musl).
+      if (std::optional<std::string> Found = findLibrary(In.Value, LibraryDirs)) {
+        Path = *Found;
+      } else {
+        bool FoundEverywhere = true;
+        for (size_t I = 0; I < AllIsas.size(); ++I) {
+          std::string IsaLib = SysrootDir + "/" + std::string(AllIsas[I].Name) + "/lib";
+          std::optional<std::string> Own = findLibrary(In.Value, {IsaLib});
+          FoundEverywhere &= Own.has_value();
+          if (Own)
+            Split.PerIsa[I].push_back(*Own);
+        }
+        if (!FoundEverywhere)
+          return inputError("cannot find -l" + In.Value + " (searched for lib" + In.Value +
+                            ".a in the -L directories and popcorn's sysroot)");
+        continue;
+      }
+    }
+
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!Buffer)
+      return inputError("cannot read " + Path + ": " + Buffer.getError().message());
+    MemoryBufferRef File = (*Buffer)->getMemBufferRef();
+    bool IsArchive = File.getBuffer().starts_with("!<arch>\n");
+    Split.PerIsa[0].push_back(Path);
+    for (size_t I = 1; I < AllIsas.size(); ++I) {
+      Expected<std::string> Extracted =
+          IsArchive ? extractArchive(File, AllIsas[I].Id, TempDir, Index)
+                    : extractObject(File, AllIsas[I].Id, TempDir, Index);
+      if (!Extracted)
+        return Extracted.takeError();
+      Split.PerIsa[I].push_back(*Extracted);
+    }
+  }
+  return Split;
+}
+
+} // namespace popcorn

@@ -1,0 +1,159 @@
+//===- popcorn-ld.cpp - Link a multi-ISA executable -----------------------===//
+//
+//   popcorn-ld -o prog [-v] [-s] [-LDIR] [--lld-arg=ARG] INPUT... [-lNAME]
+//
+// Separates the inputs per ISA, links every ISA statically against its musl,
+// runtime and compiler builtins with ld.lld-19, and writes one file: the host
+// ISA's executable carrying the other ISAs' executables (MultiIsaFile.h).
+//
+//===----------------------------------------------------------------------===//
+#include "SplitInputs.h"
+#include "popcorn/Isa.h"
+#include "popcorn/MultiIsaFile.h"
+#include "popcorn/ToolConfig.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace popcorn;
+
+static const char *ToolName = "popcorn-ld";
+
+[[noreturn]] static void fail(const Twine &Message) {
+  WithColor::error(errs(), ToolName) << Message << "\n";
+  exit(1);
+}
+
+namespace {
+struct Options {
+  std::string Output = "a.out";
+  bool Verbose = false;
+  bool Strip = false;
+  std::vector<std::string> LibraryDirs;
+  std::vector<std::string> LldArgs;
+  std::vector<LinkInput> Inputs;
+};
+} // namespace
+
+static Options parseOptions(int Argc, char **Argv) {
+  Options Opts;
+  for (int I = 1; I < Argc; ++I) {
+    StringRef Arg(Argv[I]);
+    if (Arg == "-o" && I + 1 < Argc)
+      Opts.Output = Argv[++I];
+    else if (Arg == "-v")
+      Opts.Verbose = true;
+    else if (Arg == "-s")
+      Opts.Strip = true;
+    else if (Arg.consume_front("--lld-arg="))
+      Opts.LldArgs.push_back(Arg.str());
+    else if (Arg.consume_front("-L"))
+      Opts.LibraryDirs.push_back(Arg.str());
+    else if (Arg.consume_front("-l"))
+      Opts.Inputs.push_back({Arg.str(), true});
+    else if (Arg.starts_with("-"))
+      fail("unknown option '" + Arg + "'");
+    else
+      Opts.Inputs.push_back({Arg.str(), false});
+  }
+  if (Opts.Inputs.empty())
+    fail("no input files");
+  return Opts;
+}
+
+static std::string sysrootDir(const char *Argv0) {
+  static int Anchor;
+  SmallString<256> Dir(sys::path::parent_path(sys::fs::getMainExecutable(Argv0, &Anchor)));
+  sys::path::append(Dir, "..", "lib", "popcorn");
+  sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  return std::string(Dir);
+}
+
+static void linkIsa(const IsaInfo &Info, const std::vector<std::string> &Inputs,
+                    const Options &Opts, const std::string &Sysroot, const std::string &Out) {
+  std::string Lib = Sysroot + "/" + std::string(Info.Name) + "/lib/";
+  std::vector<std::string> Cmd = {POPCORN_LLD_PATH, "-m", std::string(Info.LldEmulation),
+                                  "-static", "--gc-sections", "-z", "noexecstack",
+                                  "-o", Out, Lib + "crt1.o", Lib + "crti.o"};
+  Cmd.insert(Cmd.end(), Inputs.begin(), Inputs.end());
+  Cmd.insert(Cmd.end(), {"--start-group", Lib + "libpopcorn.a", Lib + "libc.a",
+                         Lib + "libpopcorn-builtins.a", "--end-group", Lib + "crtn.o"});
+  if (Opts.Strip)
+    Cmd.push_back("--strip-all");
+  Cmd.insert(Cmd.end(), Opts.LldArgs.begin(), Opts.LldArgs.end());
+
+  if (Opts.Verbose) {
+    for (const std::string &Arg : Cmd)
+      errs() << " \"" << Arg << "\"";
+    errs() << "\n";
+  }
+  std::vector<StringRef> Refs(Cmd.begin(), Cmd.end());
+  std::string Error;
+  int Status = sys::ExecuteAndWait(Cmd[0], Refs, std::nullopt, {}, 0, 0, &Error);
+  if (Status != 0)
+    fail("linking the " + Twine(Info.Name) + " executable failed" +
+         (Error.empty() ? "" : ": " + Error));
+}
+
+static std::unique_ptr<MemoryBuffer> readFile(const std::string &Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    fail("cannot read " + Path + ": " + Buffer.getError().message());
+  return std::move(*Buffer);
+}
+
+int main(int Argc, char **Argv) {
+  InitLLVM X(Argc, Argv);
+  Options Opts = parseOptions(Argc, Argv);
+  std::string Sysroot = sysrootDir(Argv[0]);
+
+  SmallString<128> TempDir;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("popcorn-ld", TempDir))
+    fail("cannot create a temporary directory: " + EC.message());
+  struct RemoveTempDir {
+    std::string Dir;
+    ~RemoveTempDir() { sys::fs::remove_directories(Dir); }
+  } Cleanup{std::string(TempDir)};
+
+  Expected<SplitInputs> Split = splitInputs(Opts.Inputs, Opts.LibraryDirs, Sysroot,
+                                            std::string(TempDir));
+  if (!Split)
+    fail(toString(Split.takeError()));
+
+  std::vector<std::string> Executables;
+  for (size_t I = 0; I < AllIsas.size(); ++I) {
+    Executables.push_back((TempDir + "/prog." + AllIsas[I].Name).str());
+    linkIsa(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables.back());
+  }
+
+  std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
+  for (const std::string &Path : Executables)
+    Buffers.push_back(readFile(Path));
+  std::vector<IsaImage> Images;
+  for (size_t I = 1; I < AllIsas.size(); ++I)
+    Images.push_back({AllIsas[I].Id, Buffers[I]->getMemBufferRef()});
+  Expected<std::unique_ptr<MemoryBuffer>> MultiIsa =
+      embedIsaImages(Buffers[0]->getMemBufferRef(), Images);
+  if (!MultiIsa)
+    fail(toString(MultiIsa.takeError()));
+
+  std::error_code EC;
+  raw_fd_ostream Out(Opts.Output, EC);
+  if (EC)
+    fail("cannot write " + Opts.Output + ": " + EC.message());
+  Out << (*MultiIsa)->getBuffer();
+  Out.close();
+  if (Out.has_error())
+    fail("cannot write " + Opts.Output + ": " + Out.error().message());
+  sys::fs::setPermissions(Opts.Output, sys::fs::all_read | sys::fs::all_exe |
+                                           sys::fs::owner_write);
+  return 0;
+}
