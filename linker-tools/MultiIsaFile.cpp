@@ -21,8 +21,20 @@ static Error formatError(MemoryBufferRef File, const Twine &What) {
                            File.getBufferIdentifier() + ": " + What);
 }
 
+// ELF readers need 8-byte aligned data; an image inside a section or an
+// archive member (2-byte aligned) may not be.
+static Expected<std::unique_ptr<ObjectFile>> openObject(MemoryBufferRef File,
+                                                        std::unique_ptr<MemoryBuffer> &Copy) {
+  if (reinterpret_cast<uintptr_t>(File.getBufferStart()) % 8 != 0) {
+    Copy = MemoryBuffer::getMemBufferCopy(File.getBuffer(), File.getBufferIdentifier());
+    File = Copy->getMemBufferRef();
+  }
+  return ObjectFile::createObjectFile(File);
+}
+
 Expected<Isa> elfIsa(MemoryBufferRef File) {
-  Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(File);
+  std::unique_ptr<MemoryBuffer> Copy;
+  Expected<std::unique_ptr<ObjectFile>> Obj = openObject(File, Copy);
   if (!Obj)
     return formatError(File, "not an object file: " + toString(Obj.takeError()));
   auto *Elf = dyn_cast<ELF64LEObjectFile>(Obj->get());
@@ -78,12 +90,14 @@ embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images) {
         Names[I], objcopy::SectionFlagsUpdate{
                       Names[I], objcopy::SectionFlag::SecReadonly |
                                     objcopy::SectionFlag::SecExclude});
+    Common.SetSectionAlignment[Names[I]] = 16;
   }
   return runObjcopy(Host, Config);
 }
 
 Expected<std::optional<StringRef>> findIsaImage(MemoryBufferRef File, Isa I) {
-  Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(File);
+  std::unique_ptr<MemoryBuffer> Copy;
+  Expected<std::unique_ptr<ObjectFile>> Obj = openObject(File, Copy);
   if (!Obj)
     return formatError(File, "not an object file: " + toString(Obj.takeError()));
   std::string Wanted = imageSectionName(I);
@@ -103,7 +117,9 @@ Expected<std::optional<StringRef>> findIsaImage(MemoryBufferRef File, Isa I) {
                                    toString(ImageIsa.takeError()));
     if (*ImageIsa != I)
       return formatError(File, "section " + Wanted + " holds an ELF file of another ISA");
-    return std::optional<StringRef>(*Contents);
+    // Point into File, not into a temporary aligned copy of it.
+    size_t Offset = Contents->data() - (*Obj)->getMemoryBufferRef().getBufferStart();
+    return std::optional<StringRef>(File.getBuffer().substr(Offset, Contents->size()));
   }
   return std::optional<StringRef>();
 }

@@ -194,7 +194,7 @@ CommandLine parseCommandLine(const std::vector<std::string> &Args) {
                                    [](const Input &In) { return In.Type != Input::Source; }),
                     CL.Inputs.end());
   }
-  if (CL.Phase != FinalPhase::PrintInfo && CL.Inputs.empty() && !CL.Verbose)
+  if (CL.Phase != FinalPhase::PrintInfo && CL.Inputs.empty() && !CL.Verbose && CL.Errors.empty())
     CL.Errors.push_back("no input files");
   return CL;
 }

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Install what building and testing popcorn needs on Debian 12, including a
+# deb-src entry so libc-patches/build-musl.sh can fetch musl's source package.
+set -eu
+
+if [ "$(id -u)" -ne 0 ]; then
+	exec sudo "$0" "$@"
+fi
+
+packages="clang-19 lld-19 llvm-19 llvm-19-dev libclang-rt-19-dev libelf-dev
+	qemu-user libgcc-12-dev-arm64-cross libgtest-dev cmake ninja-build
+	make patch dpkg-dev python3 ca-certificates"
+
+# Source entries mirroring the binary ones, so 'apt-get source' works.
+has_deb_src() {
+	grep -qs '^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list ||
+		grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/*.sources
+}
+if ! has_deb_src; then
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		grep -q '^Types:.*\bdeb\b' "$f" || continue
+		sed 's/^Types:.*/Types: deb-src/' "$f" >"/etc/apt/sources.list.d/popcorn-src-$(basename "$f")"
+	done
+	if [ -f /etc/apt/sources.list ] && grep -q '^deb ' /etc/apt/sources.list; then
+		sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >/etc/apt/sources.list.d/popcorn-src.list
+	fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $packages >/dev/null
+echo "install-deps: done"
