@@ -24,10 +24,15 @@ static Error inputError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
 }
 
-static Expected<std::string> writeTemp(const std::string &TempDir, const Twine &Name,
-                                       StringRef Data) {
+// Every ISA's copy of input N is <TempDir>/<isa>/in<N>.o (or .a), so the same
+// input has the same name in every ISA's link map.
+static std::string inputPath(const std::string &TempDir, Isa I, unsigned Index, bool IsArchive) {
   SmallString<256> Path(TempDir);
-  sys::path::append(Path, Name);
+  sys::path::append(Path, info(I).Name, "in" + Twine(Index) + (IsArchive ? ".a" : ".o"));
+  return std::string(Path);
+}
+
+static Expected<std::string> writeTemp(const std::string &Path, StringRef Data) {
   std::error_code EC;
   raw_fd_ostream OS(Path, EC);
   if (EC)
@@ -51,10 +56,7 @@ static Expected<std::string> extractObject(MemoryBufferRef File, Isa I, const st
   Expected<StringRef> Image = requireImage(File, I, File.getBufferIdentifier());
   if (!Image)
     return Image.takeError();
-  return writeTemp(TempDir,
-                   Twine(Index) + "-" + sys::path::filename(File.getBufferIdentifier()) + "." +
-                       info(I).Name + ".o",
-                   *Image);
+  return writeTemp(inputPath(TempDir, I, Index, false), *Image);
 }
 
 static Expected<std::string> extractArchive(MemoryBufferRef File, Isa I,
@@ -87,9 +89,7 @@ static Expected<std::string> extractArchive(MemoryBufferRef File, Isa I,
   for (size_t M = 0; M < Members.size(); ++M)
     Members[M].MemberName = Names[M];
 
-  SmallString<256> Path(TempDir);
-  sys::path::append(Path, Twine(Index) + "-" + sys::path::filename(File.getBufferIdentifier()) +
-                              "." + info(I).Name + ".a");
+  std::string Path = inputPath(TempDir, I, Index, true);
   if (Error E = writeArchive(Path, Members, SymtabWritingMode::NormalSymtab,
                              Archive::K_GNU, /*Deterministic=*/true, /*Thin=*/false))
     return inputError(File.getBufferIdentifier() + ": " + toString(std::move(E)));
@@ -112,6 +112,9 @@ Expected<SplitInputs> splitInputs(const std::vector<LinkInput> &Inputs,
                                   const std::string &SysrootDir, const std::string &TempDir) {
   SplitInputs Split;
   Split.PerIsa.resize(AllIsas.size());
+  for (const IsaInfo &Info : AllIsas)
+    if (std::error_code EC = sys::fs::create_directories(TempDir + "/" + std::string(Info.Name)))
+      return inputError("cannot create " + TempDir + ": " + EC.message());
   unsigned Index = 0;
   for (const LinkInput &In : Inputs) {
     ++Index;
@@ -143,7 +146,13 @@ Expected<SplitInputs> splitInputs(const std::vector<LinkInput> &Inputs,
       return inputError("cannot read " + Path + ": " + Buffer.getError().message());
     MemoryBufferRef File = (*Buffer)->getMemBufferRef();
     bool IsArchive = File.getBuffer().starts_with("!<arch>\n");
-    Split.PerIsa[0].push_back(Path);
+    SmallString<256> Original(Path);
+    std::string HostLink = inputPath(TempDir, HostIsa.Id, Index, IsArchive);
+    if (std::error_code EC = sys::fs::make_absolute(Original))
+      return inputError("cannot resolve " + Path + ": " + EC.message());
+    if (std::error_code EC = sys::fs::create_link(Original, HostLink))
+      return inputError("cannot link " + HostLink + ": " + EC.message());
+    Split.PerIsa[0].push_back(HostLink);
     for (size_t I = 1; I < AllIsas.size(); ++I) {
       Expected<std::string> Extracted =
           IsArchive ? extractArchive(File, AllIsas[I].Id, TempDir, Index)

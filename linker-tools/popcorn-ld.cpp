@@ -1,13 +1,22 @@
 //===- popcorn-ld.cpp - Link a multi-ISA executable -----------------------===//
 //
-//   popcorn-ld -o prog [-v] [-s] [-LDIR] [--lld-arg=ARG] INPUT... [-lNAME]
+//   popcorn-ld -o prog [-v] [-s] [--keep-temps] [-LDIR] [--lld-arg=ARG] INPUT... [-lNAME]
 //
-// Separates the inputs per ISA, links every ISA statically against its musl,
-// runtime and compiler builtins with ld.lld-19, and writes one file: the host
-// ISA's executable carrying the other ISAs' executables (MultiIsaFile.h).
+// The pipeline (DESIGN.md section 5):
+//   1. separate the inputs per ISA (SplitInputs.h);
+//   2. link every ISA statically against its musl, runtime and compiler
+//      builtins with ld.lld-19, keeping lld's map of the input sections;
+//   3. compute one layout from the maps (Layout.h) and link every ISA again
+//      with a linker script that follows it;
+//   4. check that every shared symbol has one address (VerifyLayout.h);
+//   5. write one file: the host ISA's executable carrying the other ISAs'
+//      executables (MultiIsaFile.h).
 //
 //===----------------------------------------------------------------------===//
+#include "Layout.h"
+#include "LinkMap.h"
 #include "SplitInputs.h"
+#include "VerifyLayout.h"
 #include "popcorn/Isa.h"
 #include "popcorn/MultiIsaFile.h"
 #include "popcorn/ToolConfig.h"
@@ -26,8 +35,23 @@ using namespace popcorn;
 
 static const char *ToolName = "popcorn-ld";
 
+// The intermediate files of this link; removed on every exit unless the
+// user asked to keep them.
+static std::string TempDir;
+static bool KeepTempDir = false;
+
+static void finish() {
+  if (TempDir.empty())
+    return;
+  if (KeepTempDir)
+    errs() << "popcorn-ld: kept the intermediate files in " << TempDir << "\n";
+  else
+    sys::fs::remove_directories(TempDir);
+}
+
 [[noreturn]] static void fail(const Twine &Message) {
   WithColor::error(errs(), ToolName) << Message << "\n";
+  finish();
   exit(1);
 }
 
@@ -36,6 +60,7 @@ struct Options {
   std::string Output = "a.out";
   bool Verbose = false;
   bool Strip = false;
+  bool KeepTemps = false;
   std::vector<std::string> LibraryDirs;
   std::vector<std::string> LldArgs;
   std::vector<LinkInput> Inputs;
@@ -52,6 +77,8 @@ static Options parseOptions(int Argc, char **Argv) {
       Opts.Verbose = true;
     else if (Arg == "-s")
       Opts.Strip = true;
+    else if (Arg == "--keep-temps")
+      Opts.KeepTemps = true;
     else if (Arg.consume_front("--lld-arg="))
       Opts.LldArgs.push_back(Arg.str());
     else if (Arg.consume_front("-L"))
@@ -77,17 +104,20 @@ static std::string sysrootDir(const char *Argv0) {
 }
 
 static void linkIsa(const IsaInfo &Info, const std::vector<std::string> &Inputs,
-                    const Options &Opts, const std::string &Sysroot, const std::string &Out) {
+                    const Options &Opts, const std::string &Sysroot, const std::string &Out,
+                    const std::vector<std::string> &Extra) {
   std::string Lib = Sysroot + "/" + std::string(Info.Name) + "/lib/";
+  // No RELRO: its padding section would be one more per-ISA region.
   std::vector<std::string> Cmd = {POPCORN_LLD_PATH, "-m", std::string(Info.LldEmulation),
                                   "-static", "--gc-sections", "-z", "noexecstack",
-                                  "-o", Out, Lib + "crt1.o", Lib + "crti.o"};
+                                  "-z", "norelro", "-z", "max-page-size=0x10000", "-o", Out, Lib + "crt1.o", Lib + "crti.o"};
   Cmd.insert(Cmd.end(), Inputs.begin(), Inputs.end());
   Cmd.insert(Cmd.end(), {"--start-group", Lib + "libpopcorn.a", Lib + "libc.a",
                          Lib + "libpopcorn-builtins.a", "--end-group", Lib + "crtn.o"});
   if (Opts.Strip)
     Cmd.push_back("--strip-all");
   Cmd.insert(Cmd.end(), Opts.LldArgs.begin(), Opts.LldArgs.end());
+  Cmd.insert(Cmd.end(), Extra.begin(), Extra.end());
 
   if (Opts.Verbose) {
     for (const std::string &Arg : Cmd)
@@ -100,6 +130,17 @@ static void linkIsa(const IsaInfo &Info, const std::vector<std::string> &Inputs,
   if (Status != 0)
     fail("linking the " + Twine(Info.Name) + " executable failed" +
          (Error.empty() ? "" : ": " + Error));
+}
+
+static void writeFile(const std::string &Path, StringRef Data) {
+  std::error_code EC;
+  raw_fd_ostream Out(Path, EC);
+  if (EC)
+    fail("cannot write " + Path + ": " + EC.message());
+  Out << Data;
+  Out.close();
+  if (Out.has_error())
+    fail("cannot write " + Path + ": " + Out.error().message());
 }
 
 static std::unique_ptr<MemoryBuffer> readFile(const std::string &Path) {
@@ -115,23 +156,38 @@ int main(int Argc, char **Argv) {
   Options Opts = parseOptions(Argc, Argv);
   std::string Sysroot = sysrootDir(Argv[0]);
 
-  SmallString<128> TempDir;
-  if (std::error_code EC = sys::fs::createUniqueDirectory("popcorn-ld", TempDir))
+  SmallString<128> Dir;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("popcorn-ld", Dir))
     fail("cannot create a temporary directory: " + EC.message());
-  struct RemoveTempDir {
-    std::string Dir;
-    ~RemoveTempDir() { sys::fs::remove_directories(Dir); }
-  } Cleanup{std::string(TempDir)};
+  TempDir = std::string(Dir);
+  KeepTempDir = Opts.KeepTemps;
 
-  Expected<SplitInputs> Split = splitInputs(Opts.Inputs, Opts.LibraryDirs, Sysroot,
-                                            std::string(TempDir));
+  Expected<SplitInputs> Split = splitInputs(Opts.Inputs, Opts.LibraryDirs, Sysroot, TempDir);
   if (!Split)
     fail(toString(Split.takeError()));
 
   std::vector<std::string> Executables;
+  std::vector<std::vector<MappedSection>> Maps;
   for (size_t I = 0; I < AllIsas.size(); ++I) {
-    Executables.push_back((TempDir + "/prog." + AllIsas[I].Name).str());
-    linkIsa(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables.back());
+    std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
+    Executables.push_back(Base + "prog");
+    linkIsa(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables.back(),
+            {"-Map", Base + "first.map"});
+    std::unique_ptr<MemoryBuffer> MapText = readFile(Base + "first.map");
+    Expected<std::vector<MappedSection>> Map =
+        parseLinkMap(MapText->getBuffer(), MapText->getBufferIdentifier());
+    if (!Map)
+      fail(toString(Map.takeError()));
+    Maps.push_back(std::move(*Map));
+  }
+
+  std::vector<IsaLayout> Layouts = computeLayout(Maps);
+  for (size_t I = 0; I < AllIsas.size(); ++I) {
+    std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
+    std::string Script = Base + "layout.ld";
+    writeFile(Script, writeLinkerScript(Layouts[I]));
+    linkIsa(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables[I] = Base + "prog.aligned",
+            {"-T", Script});
   }
 
   std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
@@ -140,19 +196,19 @@ int main(int Argc, char **Argv) {
   std::vector<IsaImage> Images;
   for (size_t I = 1; I < AllIsas.size(); ++I)
     Images.push_back({AllIsas[I].Id, Buffers[I]->getMemBufferRef()});
+  std::vector<MemoryBufferRef> Refs;
+  for (const std::unique_ptr<MemoryBuffer> &Buffer : Buffers)
+    Refs.push_back(Buffer->getMemBufferRef());
+  if (Error E = verifyLayout(Refs))
+    fail("the ISAs' layouts disagree:\n" + toString(std::move(E)));
+
   Expected<std::unique_ptr<MemoryBuffer>> MultiIsa =
       embedIsaImages(Buffers[0]->getMemBufferRef(), Images);
   if (!MultiIsa)
     fail(toString(MultiIsa.takeError()));
 
-  std::error_code EC;
-  raw_fd_ostream Out(Opts.Output, EC);
-  if (EC)
-    fail("cannot write " + Opts.Output + ": " + EC.message());
-  Out << (*MultiIsa)->getBuffer();
-  Out.close();
-  if (Out.has_error())
-    fail("cannot write " + Opts.Output + ": " + Out.error().message());
+  writeFile(Opts.Output, (*MultiIsa)->getBuffer());
+  finish();
   sys::fs::setPermissions(Opts.Output, sys::fs::all_read | sys::fs::all_exe |
                                            sys::fs::owner_write);
   return 0;
