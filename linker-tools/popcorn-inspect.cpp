@@ -2,15 +2,20 @@
 //
 //   popcorn-inspect isas FILE                     the ISAs FILE holds
 //   popcorn-inspect extract --isa ISA FILE OUT    write ISA's plain ELF file
+//   popcorn-inspect layout PROG                   every symbol's address per ISA
+//   popcorn-inspect verify PROG                   one layout for all ISAs?
 //
 //===----------------------------------------------------------------------===//
+#include "VerifyLayout.h"
 #include "popcorn/Isa.h"
 #include "popcorn/MultiIsaFile.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 
 using namespace llvm;
 using namespace popcorn;
@@ -24,7 +29,9 @@ static const char *ToolName = "popcorn-inspect";
 
 [[noreturn]] static void usage() {
   errs() << "usage: popcorn-inspect isas FILE\n"
-            "       popcorn-inspect extract --isa ISA FILE OUTPUT\n";
+            "       popcorn-inspect extract --isa ISA FILE OUTPUT\n"
+            "       popcorn-inspect layout PROG\n"
+            "       popcorn-inspect verify PROG\n";
   exit(2);
 }
 
@@ -92,6 +99,82 @@ static int extract(StringRef IsaName, StringRef Path, StringRef OutPath) {
   return 0;
 }
 
+// Every ISA's executable inside a multi-ISA executable, in AllIsas order.
+static std::vector<MemoryBufferRef> images(const MemoryBuffer &File) {
+  Expected<Isa> Host = elfIsa(File.getMemBufferRef());
+  if (!Host)
+    fail(toString(Host.takeError()));
+  if (*Host != HostIsa.Id)
+    fail(File.getBufferIdentifier() + " is not a multi-ISA executable: its host ISA is " +
+         info(*Host).Name);
+  std::vector<MemoryBufferRef> Images = {File.getMemBufferRef()};
+  for (size_t I = 1; I < AllIsas.size(); ++I) {
+    Expected<std::optional<StringRef>> Image = findIsaImage(File.getMemBufferRef(), AllIsas[I].Id);
+    if (!Image)
+      fail(toString(Image.takeError()));
+    if (!*Image)
+      fail(File.getBufferIdentifier() + " has no " + AllIsas[I].Name + " image");
+    Images.push_back(MemoryBufferRef(**Image, (File.getBufferIdentifier() + "[" +
+                                               AllIsas[I].Name + "]").str()));
+  }
+  return Images;
+}
+
+static int printLayout(StringRef Path) {
+  std::unique_ptr<MemoryBuffer> File = readFile(Path);
+  std::vector<MemoryBufferRef> Images = images(*File);
+  std::map<std::string, std::vector<const LayoutSymbol *>> Rows;
+  std::vector<std::vector<LayoutSymbol>> Symbols;
+  for (MemoryBufferRef Image : Images) {
+    Expected<std::vector<LayoutSymbol>> S = readLayoutSymbols(Image);
+    if (!S)
+      fail(toString(S.takeError()));
+    Symbols.push_back(std::move(*S));
+  }
+  std::vector<std::string> Order;
+  for (size_t I = 0; I < Symbols.size(); ++I)
+    for (const LayoutSymbol &S : Symbols[I]) {
+      std::vector<const LayoutSymbol *> &Row = Rows[S.Name];
+      if (Row.empty()) {
+        Row.resize(Symbols.size());
+        Order.push_back(S.Name);
+      }
+      Row[I] = &S;
+    }
+  outs() << "kind     symbol                                  ";
+  for (const IsaInfo &Info : AllIsas)
+    outs() << right_justify((std::string(Info.Name) + " addr"), 19) << "     size";
+  outs() << "\n";
+  for (const std::string &Name : Order) {
+    const std::vector<const LayoutSymbol *> &Row = Rows[Name];
+    const LayoutSymbol *First = *llvm::find_if(Row, [](const LayoutSymbol *S) { return S; });
+    outs() << left_justify(First->IsFunction ? "function" : "object", 8) << " "
+           << left_justify(Name, 40);
+    for (const LayoutSymbol *S : Row) {
+      if (S)
+        outs() << format(" %#18llx %8llu", S->Address, S->Size);
+      else
+        outs() << "                  -        -";
+    }
+    outs() << "\n";
+  }
+  return 0;
+}
+
+static int verify(StringRef Path) {
+  std::unique_ptr<MemoryBuffer> File = readFile(Path);
+  std::vector<MemoryBufferRef> Images = images(*File);
+  if (Error E = verifyLayout(Images)) {
+    errs() << Path << ": the ISAs' layouts disagree:\n" << toString(std::move(E));
+    return 1;
+  }
+  outs() << Path << ": every shared symbol has one address on";
+  for (const IsaInfo &Info : AllIsas)
+    outs() << " " << Info.Name;
+  outs() << "\n";
+  return 0;
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   if (Argc < 2)
@@ -101,5 +184,9 @@ int main(int Argc, char **Argv) {
     return listIsas(Argv[2]);
   if (Command == "extract" && Argc == 6 && StringRef(Argv[2]) == "--isa")
     return extract(Argv[3], Argv[4], Argv[5]);
+  if (Command == "layout" && Argc == 3)
+    return printLayout(Argv[2]);
+  if (Command == "verify" && Argc == 3)
+    return verify(Argv[2]);
   usage();
 }

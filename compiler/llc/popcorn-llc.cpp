@@ -117,7 +117,12 @@ int main(int argc, char **argv) {
   InitializeAllTargetMCs();
   InitializeAllAsmPrinters();
   cl::HideUnrelatedOptions(Category);
-  cl::ParseCommandLineOptions(argc, argv, "Popcorn multi-ISA back end\n");
+  // Back-end settings every ISA must share.  aarch64's GlobalMerge would pack
+  // internal globals into one object on aarch64 only: their addresses would
+  // then differ from the other ISAs'.
+  std::vector<const char *> Args(argv, argv + argc);
+  Args.insert(Args.begin() + 1, "-aarch64-enable-global-merge=false");
+  cl::ParseCommandLineOptions(Args.size(), Args.data(), "Popcorn multi-ISA back end\n");
 
   LLVMContext Context;
   ErrorOr<std::unique_ptr<MemoryBuffer>> Input = MemoryBuffer::getFileOrSTDIN(InputFile);

@@ -4,6 +4,7 @@
 // once, on the canonical IR, inside the front end's own pipeline.
 //
 //===----------------------------------------------------------------------===//
+#include "PinConstants.h"
 #include "RejectNonPortable.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -16,11 +17,19 @@ static void registerPasses(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(popcorn::RejectNonPortablePass());
       });
+  // After every optimization: what the back ends get.
+  PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(popcorn::PinConstantsPass());
+  });
+  // For opt -passes=... in tests.
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "popcorn-reject-non-portable")
+        if (Name == "popcorn-reject-non-portable")
+          MPM.addPass(popcorn::RejectNonPortablePass());
+        else if (Name == "popcorn-pin-constants")
+          MPM.addPass(popcorn::PinConstantsPass());
+        else
           return false;
-        MPM.addPass(popcorn::RejectNonPortablePass());
         return true;
       });
 }
