@@ -1,0 +1,57 @@
+#!/bin/sh
+# The layout tests of one multi-ISA build:
+#   1. a program that prints addresses and initialized data prints the same
+#      on every ISA;
+#   2. popcorn-inspect verify accepts it;
+#   3. popcorn-inspect rejects damaged files with a message, not a crash.
+#
+#   run-layout-test.sh BIN_DIR QEMU_AARCH64 SOURCE WORK_DIR
+set -eu
+bin=$1 qemu=$2 src=$3 work=$4
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+"$bin/popcorn-clang" -O2 "$src" -o prog
+"$bin/popcorn-inspect" extract --isa aarch64 prog prog.aarch64
+./prog >x86_64.out
+"$qemu" ./prog.aarch64 >aarch64.out
+if ! cmp -s x86_64.out aarch64.out; then
+	echo "FAIL: the ISAs disagree on addresses or data:"
+	diff -u x86_64.out aarch64.out
+	exit 1
+fi
+[ -s x86_64.out ] || { echo "FAIL: no output"; exit 1; }
+echo "ok: identical addresses and data on x86_64 and aarch64 ($(wc -l <x86_64.out) lines)"
+
+"$bin/popcorn-inspect" verify prog
+"$bin/popcorn-inspect" layout prog >layout.txt
+grep -q '^function main ' layout.txt || { echo "FAIL: layout lists no main"; exit 1; }
+
+# Damaged files: every one must be refused with exit status 1 and a message.
+size=$(wc -c <prog)
+expect_refusal() {
+	set +e
+	"$bin/popcorn-inspect" verify "$1" >/dev/null 2>err.txt
+	status=$?
+	set -e
+	if [ "$status" -ne 1 ] || ! grep -q "error" err.txt; then
+		echo "FAIL: popcorn-inspect verify $1: exit $status, expected 1 with an error message"
+		cat err.txt
+		exit 1
+	fi
+	echo "ok: $1 refused: $(head -1 err.txt)"
+}
+head -c $((size / 2)) prog >truncated-half
+expect_refusal truncated-half
+head -c 40 prog >truncated-header
+expect_refusal truncated-header
+: >empty
+expect_refusal empty
+# Overwrite the embedded aarch64 image's ELF magic.
+offset=$(grep -abo "$(printf '\177ELF')" prog | sed -n 2p | cut -d: -f1)
+cp prog corrupt-image
+printf 'XXXX' | dd of=corrupt-image bs=1 seek="$offset" conv=notrunc 2>/dev/null
+expect_refusal corrupt-image
+cp prog.aarch64 not-multi-isa
+expect_refusal not-multi-isa
