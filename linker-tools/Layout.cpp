@@ -235,6 +235,7 @@ std::string writeLinkerScript(const IsaLayout &Layout) {
      << format("  . = ALIGN(%#llx) + (. %% %#llx);\n", RegionAlign, RegionAlign)
      << "  .rodata.isa : { *(.rodata .rodata.*) }\n"
      << "  .eh_frame : { KEEP(*(.eh_frame)) }\n"
+     << "  .llvm_stackmaps : { KEEP(*(.llvm_stackmaps)) }\n"
      << "  .gcc_except_table : { *(.gcc_except_table .gcc_except_table.*) }\n"
      << format("  . = ALIGN(%#llx) + (. %% %#llx);\n", RegionAlign, RegionAlign)
      << "  .got : { *(.got) }\n"

@@ -99,34 +99,35 @@ static int extract(StringRef IsaName, StringRef Path, StringRef OutPath) {
   return 0;
 }
 
-// Every ISA's executable inside a multi-ISA executable, in AllIsas order.
-static std::vector<MemoryBufferRef> images(const MemoryBuffer &File) {
+// Every ISA's executable inside a multi-ISA executable, in AllIsas order,
+// each in its own (aligned) buffer.
+static std::vector<std::unique_ptr<MemoryBuffer>> images(const MemoryBuffer &File) {
   Expected<Isa> Host = elfIsa(File.getMemBufferRef());
   if (!Host)
     fail(toString(Host.takeError()));
   if (*Host != HostIsa.Id)
     fail(File.getBufferIdentifier() + " is not a multi-ISA executable: its host ISA is " +
          info(*Host).Name);
-  std::vector<MemoryBufferRef> Images = {File.getMemBufferRef()};
+  std::vector<std::unique_ptr<MemoryBuffer>> Images;
+  Images.push_back(MemoryBuffer::getMemBufferCopy(File.getBuffer(), File.getBufferIdentifier()));
   for (size_t I = 1; I < AllIsas.size(); ++I) {
     Expected<std::optional<StringRef>> Image = findIsaImage(File.getMemBufferRef(), AllIsas[I].Id);
     if (!Image)
       fail(toString(Image.takeError()));
     if (!*Image)
       fail(File.getBufferIdentifier() + " has no " + AllIsas[I].Name + " image");
-    Images.push_back(MemoryBufferRef(**Image, (File.getBufferIdentifier() + "[" +
-                                               AllIsas[I].Name + "]").str()));
+    Images.push_back(MemoryBuffer::getMemBufferCopy(
+        **Image, File.getBufferIdentifier() + "[" + AllIsas[I].Name + "]"));
   }
   return Images;
 }
 
 static int printLayout(StringRef Path) {
   std::unique_ptr<MemoryBuffer> File = readFile(Path);
-  std::vector<MemoryBufferRef> Images = images(*File);
   std::map<std::string, std::vector<const LayoutSymbol *>> Rows;
   std::vector<std::vector<LayoutSymbol>> Symbols;
-  for (MemoryBufferRef Image : Images) {
-    Expected<std::vector<LayoutSymbol>> S = readLayoutSymbols(Image);
+  for (const std::unique_ptr<MemoryBuffer> &Image : images(*File)) {
+    Expected<std::vector<LayoutSymbol>> S = readLayoutSymbols(Image->getMemBufferRef());
     if (!S)
       fail(toString(S.takeError()));
     Symbols.push_back(std::move(*S));
@@ -163,7 +164,10 @@ static int printLayout(StringRef Path) {
 
 static int verify(StringRef Path) {
   std::unique_ptr<MemoryBuffer> File = readFile(Path);
-  std::vector<MemoryBufferRef> Images = images(*File);
+  std::vector<MemoryBufferRef> Images;
+  std::vector<std::unique_ptr<MemoryBuffer>> Owned = images(*File);
+  for (const std::unique_ptr<MemoryBuffer> &Image : Owned)
+    Images.push_back(Image->getMemBufferRef());
   if (Error E = verifyLayout(Images)) {
     errs() << Path << ": the ISAs' layouts disagree:\n" << toString(std::move(E));
     return 1;

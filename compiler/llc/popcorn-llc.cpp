@@ -119,9 +119,11 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(Category);
   // Back-end settings every ISA must share.  aarch64's GlobalMerge would pack
   // internal globals into one object on aarch64 only: their addresses would
-  // then differ from the other ISAs'.
+  // then differ from the other ISAs'.  Deopt values are recorded where the
+  // code keeps them, not in copies (DESIGN.md section 3).
   std::vector<const char *> Args(argv, argv + argc);
-  Args.insert(Args.begin() + 1, "-aarch64-enable-global-merge=false");
+  Args.insert(Args.begin() + 1, {"-aarch64-enable-global-merge=false",
+                                 "-use-registers-for-deopt-values"});
   cl::ParseCommandLineOptions(Args.size(), Args.data(), "Popcorn multi-ISA back end\n");
 
   LLVMContext Context;

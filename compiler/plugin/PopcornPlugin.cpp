@@ -4,7 +4,9 @@
 // once, on the canonical IR, inside the front end's own pipeline.
 //
 //===----------------------------------------------------------------------===//
+#include "InsertMigrationPoints.h"
 #include "PinConstants.h"
+#include "RecordCallSites.h"
 #include "RejectNonPortable.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -19,6 +21,8 @@ static void registerPasses(PassBuilder &PB) {
       });
   // After every optimization: what the back ends get.
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(popcorn::InsertMigrationPointsPass());
+    MPM.addPass(popcorn::RecordCallSitesPass());
     MPM.addPass(popcorn::PinConstantsPass());
   });
   // For opt -passes=... in tests.
@@ -28,6 +32,10 @@ static void registerPasses(PassBuilder &PB) {
           MPM.addPass(popcorn::RejectNonPortablePass());
         else if (Name == "popcorn-pin-constants")
           MPM.addPass(popcorn::PinConstantsPass());
+        else if (Name == "popcorn-migration-points")
+          MPM.addPass(popcorn::InsertMigrationPointsPass());
+        else if (Name == "popcorn-call-sites")
+          MPM.addPass(popcorn::RecordCallSitesPass());
         else
           return false;
         return true;

@@ -1,0 +1,215 @@
+//===- RecordCallSites.cpp - Describe the frame at every call -------------===//
+//
+// Which calls: every call from a migratable function to code that may reach
+// a migration point: any function but intrinsics and the runtime's own
+// helpers.  A libc function counts (qsort calls back into the program).
+//
+// Which values: the function's stack objects (allocas, recorded as frame
+// addresses) and every SSA value live across the call (defined before it,
+// used after it).  Pointers go in as integers: the back end then records
+// them where the code keeps them instead of in a copy, so a value written
+// there during a rewrite is the value the code uses after the return
+// (DESIGN.md section 3, -use-registers-for-deopt-values).  A value no stack
+// map can describe (a first-class aggregate) makes the record incomplete:
+// the runtime will not resume a thread there.
+//
+// Runs last in the middle end: after inlining, which would merge a callee's
+// records into its caller's.
+//
+//===----------------------------------------------------------------------===//
+#include "RecordCallSites.h"
+#include "Migratable.h"
+#include "popcorn/CallSiteRecord.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/xxhash.h"
+
+#define DEBUG_TYPE "popcorn-call-sites"
+
+using namespace llvm;
+
+namespace popcorn {
+
+static bool isTracked(const Value *V) {
+  if (isa<AllocaInst>(V))
+    return false; // recorded as a stack object
+  if (!isa<Argument>(V) && !isa<Instruction>(V))
+    return false;
+  Type *T = V->getType();
+  return !T->isVoidTy() && !T->isTokenTy() && !T->isLabelTy() && !T->isMetadataTy();
+}
+
+static bool needsRecord(const CallInst &Call) {
+  if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles() ||
+      Call.hasFnAttr(Attribute::ReturnsTwice))
+    return false;
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return true; // indirect: may reach anything
+  if (Callee->isIntrinsic())
+    return false;
+  StringRef Name = Callee->getName();
+  if (Name == MigrationPointName)
+    return true;
+  return !Name.starts_with("__popcorn") && Name != "__emutls_get_address";
+}
+
+// The SSA values live after each recorded call, by backward dataflow over the
+// CFG: live-out(B) = union of live-in(S) for successors S, plus the values S's
+// phis take along the edge B->S.
+static DenseMap<CallInst *, SmallVector<Value *, 16>> liveAcrossCalls(Function &F) {
+  DenseMap<const Value *, unsigned> Order; // a stable numbering for output
+  for (Argument &A : F.args())
+    Order[&A] = Order.size();
+  for (Instruction &I : instructions(F))
+    Order[&I] = Order.size();
+
+  DenseMap<BasicBlock *, SmallSetVector<Value *, 16>> LiveIn;
+  auto liveOut = [&](BasicBlock *BB) {
+    SmallSetVector<Value *, 16> Out;
+    for (BasicBlock *Succ : successors(BB)) {
+      for (Value *V : LiveIn[Succ])
+        if (!(isa<PHINode>(V) && cast<PHINode>(V)->getParent() == Succ))
+          Out.insert(V);
+      for (PHINode &Phi : Succ->phis()) {
+        Value *In = Phi.getIncomingValueForBlock(BB);
+        if (isTracked(In))
+          Out.insert(In);
+      }
+    }
+    return Out;
+  };
+  auto step = [](Instruction &I, SmallSetVector<Value *, 16> &Live) {
+    Live.remove(&I);
+    if (isa<PHINode>(I))
+      return; // its operands are live on the incoming edges
+    for (Value *Op : I.operands())
+      if (isTracked(Op))
+        Live.insert(Op);
+  };
+
+  ReversePostOrderTraversal<Function *> RPO(&F);
+  SmallVector<BasicBlock *, 32> PostOrder(RPO.begin(), RPO.end());
+  std::reverse(PostOrder.begin(), PostOrder.end());
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock *BB : PostOrder) {
+      SmallSetVector<Value *, 16> Live = liveOut(BB);
+      for (Instruction &I : reverse(*BB))
+        step(I, Live);
+      for (PHINode &Phi : BB->phis())
+        Live.insert(&Phi); // defined at the block's top, so live-in for liveOut's filter
+      if (Live.size() != LiveIn[BB].size()) {
+        LiveIn[BB] = std::move(Live);
+        Changed = true;
+      }
+    }
+  }
+
+  DenseMap<CallInst *, SmallVector<Value *, 16>> Result;
+  for (BasicBlock *BB : PostOrder) {
+    SmallSetVector<Value *, 16> Live = liveOut(BB);
+    for (Instruction &I : reverse(*BB)) {
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && needsRecord(*Call)) {
+        SmallVector<Value *, 16> After(Live.begin(), Live.end());
+        llvm::erase(After, Call);
+        llvm::sort(After, [&](Value *A, Value *B) { return Order[A] < Order[B]; });
+        Result[Call] = std::move(After);
+      }
+      step(I, Live);
+    }
+  }
+  return Result;
+}
+
+// One ID per call site, the same on every ISA since the ISAs share this IR.
+static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index) {
+  std::string Key = (M.getSourceFileName() + "\n" + F.getName() + "\n" + Twine(Index)).str();
+  return xxh3_64bits(Key);
+}
+
+static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
+                           ArrayRef<Value *> Live, uint64_t Id) {
+  IRBuilder<> B(Call);
+  const DataLayout &DL = Call->getModule()->getDataLayout();
+  SmallVector<Value *, 32> Deopt;
+  uint64_t Header = CSR_COMPLETE;
+  Deopt.push_back(nullptr); // the header, known at the end
+
+  for (AllocaInst *A : Allocas) {
+    std::optional<TypeSize> Size = A->getAllocationSize(DL);
+    uint64_t Bytes = Size && !Size->isScalable() ? Size->getFixedValue() : 0;
+    if (!Bytes)
+      Header &= ~uint64_t(CSR_COMPLETE); // a variable-length array
+    Deopt.push_back(B.getInt64(CSR_KIND_ALLOCA | Bytes << CSR_SIZE_SHIFT));
+    Deopt.push_back(A);
+  }
+  for (Value *V : Live) {
+    Type *T = V->getType();
+    if (T->isPointerTy()) {
+      Deopt.push_back(B.getInt64(CSR_KIND_POINTER));
+      Deopt.push_back(B.CreatePtrToInt(V, B.getInt64Ty()));
+    } else if (T->isIntegerTy() || T->isFloatingPointTy() || T->isVectorTy()) {
+      Deopt.push_back(B.getInt64(CSR_KIND_SCALAR));
+      Deopt.push_back(V);
+    } else {
+      Header &= ~uint64_t(CSR_COMPLETE);
+      LLVM_DEBUG(dbgs() << "popcorn: cannot record " << *V << "\n");
+    }
+  }
+  Deopt[0] = B.getInt64(Header);
+
+  SmallVector<OperandBundleDef, 1> Bundles = {OperandBundleDef("deopt", Deopt)};
+  CallInst *New = CallInst::Create(Call, Bundles, Call->getIterator());
+  New->takeName(Call);
+  New->addFnAttr(Attribute::get(Call->getContext(), "statepoint-id", utostr(Id)));
+  Call->replaceAllUsesWith(New);
+  Call->eraseFromParent();
+  return New;
+}
+
+PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
+  bool Changed = false;
+  for (Function &F : M) {
+    if (!isMigratable(F))
+      continue;
+    SmallVector<AllocaInst *, 8> Allocas;
+    for (Instruction &I : F.getEntryBlock())
+      if (auto *A = dyn_cast<AllocaInst>(&I); A && A->isStaticAlloca())
+        Allocas.push_back(A);
+    for (Instruction &I : instructions(F))
+      if (auto *A = dyn_cast<AllocaInst>(&I); A && !A->isStaticAlloca())
+        Allocas.push_back(A); // a VLA: recorded, but makes the site incomplete
+
+    DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F);
+    SmallVector<CallInst *, 16> Calls;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && Live.count(Call))
+        Calls.push_back(Call);
+    // A recorded call's result may be live across a later call: look it up
+    // by its replacement.
+    DenseMap<Value *, Value *> Replaced;
+    unsigned Index = 0;
+    for (CallInst *Call : Calls) {
+      SmallVector<Value *, 16> Values = Live[Call];
+      for (Value *&V : Values)
+        if (Value *New = Replaced.lookup(V))
+          V = New;
+      Replaced[Call] = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++));
+      Changed = true;
+    }
+    LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()
+                      << "\n");
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace popcorn

@@ -1,0 +1,28 @@
+//===- popcorn/CallSiteRecord.h - How call sites describe themselves -*- C -*-===//
+//
+// The compiler (RecordCallSites pass) writes, and the metadata generator
+// reads, this encoding of a call site's "deopt" operand bundle.  The bundle
+// becomes the call's stack-map record, whose locations appear in order:
+//
+//   Constant  header: CSR_COMPLETE if every live value is recorded
+//   then for each recorded value, two locations:
+//   Constant  kind | (alloca size << CSR_SIZE_SHIFT)
+//   <where>   the value (a register, a stack slot, or Direct for an alloca)
+//
+// Plain C so the runtime and stack transformer can include it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_CALLSITERECORD_H
+#define POPCORN_CALLSITERECORD_H
+
+enum {
+  CSR_COMPLETE = 1,   /* header: the site can be resumed after a rewrite */
+
+  CSR_KIND_SCALAR = 0,  /* an integer or floating-point value */
+  CSR_KIND_POINTER = 1, /* a pointer, recorded as an integer in its home */
+  CSR_KIND_ALLOCA = 2,  /* a stack object: its address, size follows */
+  CSR_KIND_MASK = 0xff,
+  CSR_SIZE_SHIFT = 8,
+};
+
+#endif
