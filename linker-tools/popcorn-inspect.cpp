@@ -3,9 +3,12 @@
 //   popcorn-inspect isas FILE                     the ISAs FILE holds
 //   popcorn-inspect extract --isa ISA FILE OUT    write ISA's plain ELF file
 //   popcorn-inspect layout PROG                   every symbol's address per ISA
-//   popcorn-inspect verify PROG                   one layout for all ISAs?
+//   popcorn-inspect verify PROG                   one layout and matching call
+//                                                 sites on all ISAs?
+//   popcorn-inspect callsites PROG [--isa ISA] [--function NAME]
 //
 //===----------------------------------------------------------------------===//
+#include "CallSiteTable.h"
 #include "VerifyLayout.h"
 #include "popcorn/Isa.h"
 #include "popcorn/MultiIsaFile.h"
@@ -31,7 +34,8 @@ static const char *ToolName = "popcorn-inspect";
   errs() << "usage: popcorn-inspect isas FILE\n"
             "       popcorn-inspect extract --isa ISA FILE OUTPUT\n"
             "       popcorn-inspect layout PROG\n"
-            "       popcorn-inspect verify PROG\n";
+            "       popcorn-inspect verify PROG\n"
+            "       popcorn-inspect callsites PROG [--isa ISA] [--function NAME]\n";
   exit(2);
 }
 
@@ -172,10 +176,77 @@ static int verify(StringRef Path) {
     errs() << Path << ": the ISAs' layouts disagree:\n" << toString(std::move(E));
     return 1;
   }
-  outs() << Path << ": every shared symbol has one address on";
+  std::vector<CallSiteTable> Tables;
+  size_t Sites = 0;
+  for (MemoryBufferRef Image : Images) {
+    Expected<CallSiteTable> Table = readCallSites(Image);
+    if (!Table)
+      fail(toString(Table.takeError()));
+    Sites += Table->Sites.size();
+    Tables.push_back(std::move(*Table));
+  }
+  if (Error E = verifyCallSites(Tables)) {
+    errs() << Path << ": the ISAs' call sites disagree:\n" << toString(std::move(E));
+    return 1;
+  }
+  outs() << Path << ": every shared symbol has one address and every call site ("
+         << Sites / Images.size() << " per ISA) matches on";
   for (const IsaInfo &Info : AllIsas)
     outs() << " " << Info.Name;
   outs() << "\n";
+  return 0;
+}
+
+static const char *locationName(uint8_t Location) {
+  switch (Location) {
+  case POPCORN_IN_REGISTER: return "reg";
+  case POPCORN_AT_ADDRESS: return "addr";
+  case POPCORN_IN_MEMORY: return "mem";
+  default: return "const";
+  }
+}
+
+static int printCallSites(StringRef Path, StringRef IsaName, StringRef Function) {
+  std::unique_ptr<MemoryBuffer> File = readFile(Path);
+  std::vector<std::unique_ptr<MemoryBuffer>> Owned = images(*File);
+  for (size_t I = 0; I < AllIsas.size(); ++I) {
+    if (!IsaName.empty() && parseIsa(IsaName) != AllIsas[I].Id)
+      continue;
+    Expected<CallSiteTable> Table = readCallSites(Owned[I]->getMemBufferRef());
+    if (!Table)
+      fail(toString(Table.takeError()));
+    outs() << AllIsas[I].Name << ": " << Table->Sites.size() << " call sites\n";
+    for (const CallSite &S : Table->Sites) {
+      if (!Function.empty() && S.FunctionName != Function)
+        continue;
+      const popcorn_call_site &C = S.Site;
+      outs() << format("  %#llx id %016llx in %s: CFA = r%u%+d, frame %u%s\n",
+                       C.return_address, C.id, S.FunctionName.c_str(), C.cfa_register,
+                       C.cfa_offset, C.frame_size,
+                       (C.flags & POPCORN_SITE_COMPLETE) ? "" : " (incomplete)");
+      if (!S.Saved.empty()) {
+        outs() << "    saved:";
+        for (const popcorn_saved_register &R : S.Saved)
+          outs() << format(" r%u@CFA%+d", R.dwarf_register, R.cfa_offset);
+        outs() << "\n";
+      }
+      for (const popcorn_value &V : S.Values) {
+        outs() << format("    %-6s %-5s size %2u", V.kind == POPCORN_ALLOCA    ? "alloca"
+                                                   : V.kind == POPCORN_POINTER ? "ptr"
+                                                                               : "value",
+                         locationName(V.location), V.size);
+        if (V.location == POPCORN_CONSTANT)
+          outs() << format(" = %d", V.offset);
+        else
+          outs() << format(" r%u", V.dwarf_register);
+        if (V.location == POPCORN_AT_ADDRESS || V.location == POPCORN_IN_MEMORY)
+          outs() << format("%+d", V.offset);
+        if (V.kind == POPCORN_ALLOCA)
+          outs() << format(" (%u bytes)", V.alloca_size);
+        outs() << "\n";
+      }
+    }
+  }
   return 0;
 }
 
@@ -192,5 +263,19 @@ int main(int Argc, char **Argv) {
     return printLayout(Argv[2]);
   if (Command == "verify" && Argc == 3)
     return verify(Argv[2]);
+  if (Command == "callsites" && Argc >= 3) {
+    StringRef IsaName, Function;
+    for (int I = 3; I + 1 < Argc; I += 2) {
+      if (StringRef(Argv[I]) == "--isa")
+        IsaName = Argv[I + 1];
+      else if (StringRef(Argv[I]) == "--function")
+        Function = Argv[I + 1];
+      else
+        usage();
+    }
+    if (Argc % 2 == 0 || (!IsaName.empty() && !parseIsa(IsaName)))
+      usage();
+    return printCallSites(Argv[2], IsaName, Function);
+  }
   usage();
 }

@@ -8,11 +8,13 @@
 //      builtins with ld.lld-19, keeping lld's map of the input sections;
 //   3. compute one layout from the maps (Layout.h) and link every ISA again
 //      with a linker script that follows it;
-//   4. check that every shared symbol has one address (VerifyLayout.h);
+//   4. check that every shared symbol has one address (VerifyLayout.h) and
+//      that every call site has its equivalent on every ISA (CallSiteTable.h);
 //   5. write one file: the host ISA's executable carrying the other ISAs'
 //      executables (MultiIsaFile.h).
 //
 //===----------------------------------------------------------------------===//
+#include "CallSiteTable.h"
 #include "Layout.h"
 #include "LinkMap.h"
 #include "SplitInputs.h"
@@ -201,6 +203,15 @@ int main(int Argc, char **Argv) {
     Refs.push_back(Buffer->getMemBufferRef());
   if (Error E = verifyLayout(Refs))
     fail("the ISAs' layouts disagree:\n" + toString(std::move(E)));
+  std::vector<CallSiteTable> Tables;
+  for (MemoryBufferRef Ref : Refs) {
+    Expected<CallSiteTable> Table = readCallSites(Ref);
+    if (!Table)
+      fail(toString(Table.takeError()));
+    Tables.push_back(std::move(*Table));
+  }
+  if (Error E = verifyCallSites(Tables))
+    fail("the ISAs' call sites disagree:\n" + toString(std::move(E)));
 
   Expected<std::unique_ptr<MemoryBuffer>> MultiIsa =
       embedIsaImages(Buffers[0]->getMemBufferRef(), Images);

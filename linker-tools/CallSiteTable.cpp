@@ -1,0 +1,276 @@
+//===- CallSiteTable.cpp - The call sites of one ISA's executable ---------===//
+//
+// Joins two descriptions the back end wrote for each recorded call:
+//   - its stack-map record (RecordCallSites.cpp encodes what each location
+//     is, see popcorn/CallSiteRecord.h): where every live value lives;
+//   - the DWARF call frame information in effect at the return address:
+//     where the frame starts and where the caller's registers are saved.
+//
+//===----------------------------------------------------------------------===//
+#include "CallSiteTable.h"
+#include "popcorn/CallSiteRecord.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/StackMapParser.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace popcorn {
+
+static Error tableError(StringRef File, const Twine &What) {
+  return createStringError(inconvertibleErrorCode(), File + ": " + What);
+}
+
+// Registers a function may save for its caller (callee-saved registers, the
+// frame pointer, the return address), as DWARF numbers.
+static ArrayRef<uint16_t> savableRegisters(Isa I) {
+  static const uint16_t X86_64[] = {3, 6, 12, 13, 14, 15, 16};
+  static const uint16_t AArch64[] = {19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+                                     72, 73, 74, 75, 76, 77, 78, 79};
+  return I == Isa::X86_64 ? ArrayRef<uint16_t>(X86_64) : ArrayRef<uint16_t>(AArch64);
+}
+
+using Parser = StackMapParser<endianness::little>;
+
+// The size of one table of a .llvm_stackmaps section, so the next can be
+// found (the format has no total length).
+static uint64_t tableSize(const Parser &P, ArrayRef<uint8_t> Data) {
+  uint64_t End = 16 + 24ull * P.getNumFunctions() + 8ull * P.getNumConstants();
+  for (const auto &R : P.records()) {
+    uint64_t Locations = alignTo(16 + 12ull * R.getNumLocations(), 8);
+    End += alignTo(Locations + 4 + 4ull * R.getNumLiveOuts(), 8);
+  }
+  return std::min<uint64_t>(End, Data.size());
+}
+
+namespace {
+struct Decoder {
+  StringRef File;
+  const Parser &P;
+
+  Expected<int64_t> constant(const Parser::LocationAccessor &L) const {
+    if (L.getKind() == Parser::LocationKind::Constant)
+      return L.getSmallConstant();
+    if (L.getKind() == Parser::LocationKind::ConstantIndex &&
+        L.getConstantIndex() < P.getNumConstants())
+      return P.getConstant(L.getConstantIndex()).getValue();
+    return tableError(File, "a stack-map record does not follow popcorn's encoding");
+  }
+
+  Expected<popcorn_value> value(const Parser::LocationAccessor &L, uint64_t Kind) const {
+    popcorn_value V{};
+    V.kind = Kind & CSR_KIND_MASK;
+    V.alloca_size = Kind >> CSR_SIZE_SHIFT;
+    V.size = L.getSizeInBytes();
+    switch (L.getKind()) {
+    case Parser::LocationKind::Register:
+      V.location = POPCORN_IN_REGISTER;
+      V.dwarf_register = L.getDwarfRegNum();
+      break;
+    case Parser::LocationKind::Direct:
+      V.location = POPCORN_AT_ADDRESS;
+      V.dwarf_register = L.getDwarfRegNum();
+      V.offset = L.getOffset();
+      break;
+    case Parser::LocationKind::Indirect:
+      V.location = POPCORN_IN_MEMORY;
+      V.dwarf_register = L.getDwarfRegNum();
+      V.offset = L.getOffset();
+      break;
+    default: {
+      Expected<int64_t> C = constant(L);
+      if (!C)
+        return C.takeError();
+      V.location = POPCORN_CONSTANT;
+      V.offset = static_cast<int32_t>(*C);
+    }
+    }
+    return V;
+  }
+};
+} // namespace
+
+// A STATEPOINT record: calling convention, flags, deopt count, then the deopt
+// operands: popcorn's header, then (kind, value) pairs.
+static Error decodeRecord(const Decoder &D, const Parser::RecordAccessor &R, CallSite &Out) {
+  unsigned N = R.getNumLocations();
+  if (N < 4 || (N - 4) % 2 != 0)
+    return tableError(D.File, "stack-map record " + Twine(R.getID()) +
+                                  " is not a popcorn call-site record");
+  Expected<int64_t> Header = D.constant(R.getLocation(3));
+  if (!Header)
+    return Header.takeError();
+  Out.Site.flags = (*Header & CSR_COMPLETE) ? POPCORN_SITE_COMPLETE : 0;
+  for (unsigned I = 4; I < N; I += 2) {
+    Expected<int64_t> Kind = D.constant(R.getLocation(I));
+    if (!Kind)
+      return Kind.takeError();
+    Expected<popcorn_value> V = D.value(R.getLocation(I + 1), *Kind);
+    if (!V)
+      return V.takeError();
+    Out.Values.push_back(*V);
+  }
+  return Error::success();
+}
+
+static Error addFrameRules(StringRef File, Isa I, const DWARFDebugFrame &EhFrame,
+                           std::vector<CallSite> &Sites) {
+  // FDEs by start address, to find the one covering each return address.
+  std::map<uint64_t, const dwarf::FDE *> Fdes;
+  for (const dwarf::FrameEntry &Entry : EhFrame.entries())
+    if (const auto *Fde = dyn_cast<dwarf::FDE>(&Entry))
+      Fdes[Fde->getInitialLocation()] = Fde;
+
+  for (CallSite &S : Sites) {
+    uint64_t Ra = S.Site.return_address;
+    auto It = Fdes.upper_bound(Ra - 1);
+    const dwarf::FDE *Fde = It == Fdes.begin() ? nullptr : std::prev(It)->second;
+    if (!Fde || Ra > Fde->getInitialLocation() + Fde->getAddressRange())
+      return tableError(File, "no unwind information for the call site at 0x" +
+                                  Twine::utohexstr(Ra) + " in " + S.FunctionName);
+    Expected<dwarf::UnwindTable> Table = dwarf::UnwindTable::create(Fde);
+    if (!Table)
+      return tableError(File, "bad unwind information for " + S.FunctionName + ": " +
+                                  toString(Table.takeError()));
+    const dwarf::UnwindRow *Row = nullptr;
+    for (const dwarf::UnwindRow &Candidate : *Table)
+      if (Candidate.hasAddress() && Candidate.getAddress() <= Ra)
+        Row = &Candidate;
+    if (!Row || Row->getCFAValue().getLocation() != dwarf::UnwindLocation::RegPlusOffset)
+      return tableError(File, "the frame of " + S.FunctionName +
+                                  " has a CFA rule popcorn cannot follow");
+    S.Site.cfa_register = Row->getCFAValue().getRegister();
+    S.Site.cfa_offset = Row->getCFAValue().getOffset();
+    for (uint16_t Reg : savableRegisters(I)) {
+      std::optional<dwarf::UnwindLocation> Loc = Row->getRegisterLocations().getRegisterLocation(Reg);
+      if (Loc && Loc->getLocation() == dwarf::UnwindLocation::CFAPlusOffset)
+        S.Saved.push_back({Reg, 0, Loc->getOffset()});
+    }
+  }
+  return Error::success();
+}
+
+Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
+  StringRef File = Executable.getBufferIdentifier();
+  Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(Executable);
+  if (!Obj)
+    return tableError(File, toString(Obj.takeError()));
+  auto *Elf = dyn_cast<ELF64LEObjectFile>(Obj->get());
+  if (!Elf)
+    return tableError(File, "not a 64-bit little-endian ELF file");
+  CallSiteTable Table;
+  Table.Target = Elf->getELFFile().getHeader().e_machine == ELF::EM_AARCH64 ? Isa::AArch64 : Isa::X86_64;
+
+  std::map<uint64_t, std::string> Functions;
+  for (const ELFSymbolRef &Sym : Elf->symbols()) {
+    Expected<uint64_t> Address = Sym.getAddress();
+    Expected<StringRef> Name = Sym.getName();
+    if (Address && Name && Sym.getELFType() == ELF::STT_FUNC)
+      Functions[*Address] = Name->str();
+    consumeError(Address.takeError());
+    consumeError(Name.takeError());
+  }
+
+  for (const SectionRef &Section : Elf->sections()) {
+    Expected<StringRef> Name = Section.getName();
+    if (!Name || *Name != ".llvm_stackmaps") {
+      consumeError(Name.takeError());
+      continue;
+    }
+    Expected<StringRef> Contents = Section.getContents();
+    if (!Contents)
+      return tableError(File, ".llvm_stackmaps: " + toString(Contents.takeError()));
+    ArrayRef<uint8_t> Data = arrayRefFromStringRef(*Contents);
+    while (!Data.empty()) {
+      if (Data.size() < 16 || Data[0] != 3)
+        return tableError(File, ".llvm_stackmaps holds a table that is not stack map version 3");
+      Parser P(Data);
+      Decoder D{File, P};
+      auto Records = P.records_begin();
+      for (const auto &F : P.functions()) {
+        for (uint64_t N = 0; N < F.getRecordCount(); ++N, ++Records) {
+          CallSite S;
+          S.Site.id = Records->getID();
+          S.Site.function = F.getFunctionAddress();
+          S.Site.return_address = F.getFunctionAddress() + Records->getInstructionOffset();
+          S.Site.frame_size = F.getStackSize();
+          S.FunctionName = Functions.count(S.Site.function) ? Functions[S.Site.function]
+                                                            : "<unknown function>";
+          if (Error E = decodeRecord(D, *Records, S))
+            return std::move(E);
+          Table.Sites.push_back(std::move(S));
+        }
+      }
+      Data = Data.drop_front(tableSize(P, Data));
+    }
+  }
+
+  if (!Table.Sites.empty()) {
+    std::unique_ptr<DWARFContext> Dwarf = DWARFContext::create(*Elf);
+    Expected<const DWARFDebugFrame *> EhFrame = Dwarf->getEHFrame();
+    if (!EhFrame)
+      return tableError(File, ".eh_frame: " + toString(EhFrame.takeError()));
+    if (Error E = addFrameRules(File, Table.Target, **EhFrame, Table.Sites))
+      return std::move(E);
+  }
+  llvm::sort(Table.Sites, [](const CallSite &A, const CallSite &B) {
+    return A.Site.return_address < B.Site.return_address;
+  });
+  return Table;
+}
+
+// What must agree across ISAs for one ID: the values, by kind and size.
+static std::string shape(const CallSite &S) {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << S.Values.size() << " values:";
+  for (const popcorn_value &V : S.Values)
+    OS << " " << (V.kind == POPCORN_ALLOCA ? "alloca" : V.kind == POPCORN_POINTER ? "ptr" : "val")
+       << V.size << (V.kind == POPCORN_ALLOCA ? "[" + std::to_string(V.alloca_size) + "]" : "");
+  return Text;
+}
+
+Error verifyCallSites(ArrayRef<CallSiteTable> Tables) {
+  // An ID may have several return addresses when the back end duplicated a
+  // block; each must have the same shape.
+  std::vector<std::map<uint64_t, const CallSite *>> ById(Tables.size());
+  for (size_t I = 0; I < Tables.size(); ++I)
+    for (const CallSite &S : Tables[I].Sites)
+      ById[I].emplace(S.Site.id, &S);
+
+  std::string Report;
+  raw_string_ostream OS(Report);
+  unsigned Offenders = 0;
+  for (size_t I = 0; I < Tables.size(); ++I)
+    for (size_t J = 0; J < Tables.size(); ++J) {
+      if (I == J)
+        continue;
+      for (const auto &[Id, Site] : ById[I]) {
+        auto Other = ById[J].find(Id);
+        std::string Here = std::string(info(Tables[I].Target).Name);
+        std::string There = std::string(info(Tables[J].Target).Name);
+        if (Other == ById[J].end()) {
+          ++Offenders;
+          OS << format("  call site %#llx in function '%s' exists on %s but not on %s\n", Id,
+                       Site->FunctionName.c_str(), Here.c_str(), There.c_str());
+        } else if (I < J && shape(*Site) != shape(*Other->second)) {
+          ++Offenders;
+          OS << format("  call site %#llx in function '%s' differs: %s has %s; %s has %s\n", Id,
+                       Site->FunctionName.c_str(), Here.c_str(), shape(*Site).c_str(),
+                       There.c_str(), shape(*Other->second).c_str());
+        }
+      }
+    }
+  if (!Offenders)
+    return Error::success();
+  return createStringError(inconvertibleErrorCode(),
+                           Twine(Offenders) + " call-site mismatch(es) between ISAs:\n" + Report);
+}
+
+} // namespace popcorn

@@ -1,0 +1,38 @@
+//===- CallSiteTable.h - The call sites of one ISA's executable -*- C++ -*-===//
+#ifndef POPCORN_LINKERTOOLS_CALLSITETABLE_H
+#define POPCORN_LINKERTOOLS_CALLSITETABLE_H
+
+#include "popcorn/Isa.h"
+#include "popcorn/Metadata.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <string>
+#include <vector>
+
+namespace popcorn {
+
+struct CallSite {
+  popcorn_call_site Site{};                 // first_value/first_saved unset
+  std::string FunctionName;
+  std::vector<popcorn_value> Values;
+  std::vector<popcorn_saved_register> Saved;
+};
+
+// Every recorded call site of one ISA's linked executable, by return address.
+struct CallSiteTable {
+  Isa Target;
+  std::vector<CallSite> Sites;
+};
+
+/// Reads the stack-map records (.llvm_stackmaps: one table per object,
+/// concatenated) and the unwind rules (.eh_frame) of a linked executable.
+/// Errors name the file and what is malformed.
+llvm::Expected<CallSiteTable> readCallSites(llvm::MemoryBufferRef Executable);
+
+/// Every ID must exist on every ISA, with the same number, kinds and sizes
+/// of values.  The error names each offending function.
+llvm::Error verifyCallSites(llvm::ArrayRef<CallSiteTable> Tables);
+
+} // namespace popcorn
+
+#endif
