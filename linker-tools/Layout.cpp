@@ -192,8 +192,8 @@ std::vector<IsaLayout> computeLayout(const std::vector<std::vector<MappedSection
   Cursor = placeRegion(Maps, Region::ReadOnly, nextRegion(Cursor), Layouts);
   Cursor = placeRegion(Maps, Region::Data, nextRegion(Cursor), Layouts);
   Cursor = placeRegion(Maps, Region::Bss, Cursor, Layouts);
-  Cursor = alignTo(Cursor, RegionAlign);
   for (size_t I = 0; I < Maps.size(); ++I) {
+    Cursor = nextRegion(Cursor);
     Layouts[I].PrivateStart = Cursor;
     Cursor += privateSize(Maps[I]);
     Layouts[I].PrivateEnd = Cursor;
