@@ -16,6 +16,7 @@
 #include "llvm/Object/StackMapParser.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstring>
 #include <map>
 
 using namespace llvm;
@@ -34,6 +35,12 @@ static ArrayRef<uint16_t> savableRegisters(Isa I) {
   static const uint16_t AArch64[] = {19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
                                      72, 73, 74, 75, 76, 77, 78, 79};
   return I == Isa::X86_64 ? ArrayRef<uint16_t>(X86_64) : ArrayRef<uint16_t>(AArch64);
+}
+
+// musl's functions that call the program's code at the bottom of a thread's
+// stack: main's caller and the pthread (and C11 thread) start routines.
+static bool isThreadBase(StringRef Name) {
+  return Name == "libc_start_main_stage2" || Name == "start" || Name == "start_c11";
 }
 
 using Parser = StackMapParser<endianness::little>;
@@ -171,8 +178,11 @@ Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
   for (const ELFSymbolRef &Sym : Elf->symbols()) {
     Expected<uint64_t> Address = Sym.getAddress();
     Expected<StringRef> Name = Sym.getName();
-    if (Address && Name && Sym.getELFType() == ELF::STT_FUNC)
+    if (Address && Name && Sym.getELFType() == ELF::STT_FUNC) {
       Functions[*Address] = Name->str();
+      if (isThreadBase(*Name))
+        Table.Bases.push_back({*Address, *Address + Sym.getSize()});
+    }
     consumeError(Address.takeError());
     consumeError(Name.takeError());
   }
@@ -223,6 +233,58 @@ Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
     return A.Site.return_address < B.Site.return_address;
   });
   return Table;
+}
+
+template <typename T> static uint32_t append(std::vector<uint8_t> &Blob, ArrayRef<T> Items) {
+  Blob.resize(alignTo(Blob.size(), 8));
+  uint32_t Offset = Blob.size();
+  const uint8_t *Bytes = reinterpret_cast<const uint8_t *>(Items.data());
+  Blob.insert(Blob.end(), Bytes, Bytes + Items.size() * sizeof(T));
+  return Offset;
+}
+
+std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
+  std::vector<uint8_t> Blob(sizeof(popcorn_metadata) + Tables.size() * sizeof(popcorn_isa_metadata));
+  std::vector<popcorn_isa_metadata> Isas;
+  for (const CallSiteTable &T : Tables) {
+    std::vector<popcorn_call_site> Sites;
+    std::vector<popcorn_value> Values;
+    std::vector<popcorn_saved_register> Saved;
+    for (const CallSite &S : T.Sites) {
+      popcorn_call_site C = S.Site;
+      C.first_value = Values.size();
+      C.n_values = S.Values.size();
+      C.first_saved = Saved.size();
+      C.n_saved = S.Saved.size();
+      Values.insert(Values.end(), S.Values.begin(), S.Values.end());
+      Saved.insert(Saved.end(), S.Saved.begin(), S.Saved.end());
+      Sites.push_back(C);
+    }
+    std::vector<uint32_t> ById(Sites.size());
+    for (uint32_t I = 0; I < ById.size(); ++I)
+      ById[I] = I;
+    llvm::stable_sort(ById, [&](uint32_t A, uint32_t B) { return Sites[A].id < Sites[B].id; });
+
+    popcorn_isa_metadata M{};
+    M.elf_machine = info(T.Target).ElfMachine;
+    M.n_sites = Sites.size();
+    M.sites = append<popcorn_call_site>(Blob, Sites);
+    M.sites_by_id = append<uint32_t>(Blob, ById);
+    M.n_values = Values.size();
+    M.values = append<popcorn_value>(Blob, Values);
+    M.n_saved = Saved.size();
+    M.saved = append<popcorn_saved_register>(Blob, Saved);
+    M.n_bases = T.Bases.size();
+    M.bases = append<popcorn_code_range>(Blob, T.Bases);
+    Isas.push_back(M);
+  }
+  Blob.resize(alignTo(Blob.size(), 8));
+  popcorn_metadata Header{POPCORN_METADATA_MAGIC, POPCORN_METADATA_VERSION,
+                          static_cast<uint16_t>(Tables.size()),
+                          static_cast<uint32_t>(Blob.size()), 0};
+  memcpy(Blob.data(), &Header, sizeof Header);
+  memcpy(Blob.data() + sizeof Header, Isas.data(), Isas.size() * sizeof(popcorn_isa_metadata));
+  return Blob;
 }
 
 // What must agree across ISAs for one ID: the values, by kind and size.

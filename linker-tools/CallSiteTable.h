@@ -22,12 +22,16 @@ struct CallSite {
 struct CallSiteTable {
   Isa Target;
   std::vector<CallSite> Sites;
+  std::vector<popcorn_code_range> Bases; // functions that start threads
 };
 
 /// Reads the stack-map records (.llvm_stackmaps: one table per object,
 /// concatenated) and the unwind rules (.eh_frame) of a linked executable.
 /// Errors name the file and what is malformed.
 llvm::Expected<CallSiteTable> readCallSites(llvm::MemoryBufferRef Executable);
+
+/// The metadata blob of a program (popcorn/Metadata.h): every ISA's table.
+std::vector<uint8_t> serializeMetadata(llvm::ArrayRef<CallSiteTable> Tables);
 
 /// Every ID must exist on every ISA, with the same number, kinds and sizes
 /// of values.  The error names each offending function.

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "Layout.h"
 #include "popcorn/Isa.h"
+#include "popcorn/Metadata.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
@@ -185,11 +186,16 @@ static uint64_t privateSize(const std::vector<MappedSection> &Map) {
   return alignTo(Size + Size / 4 + 3 * RegionAlign, RegionAlign);
 }
 
-std::vector<IsaLayout> computeLayout(const std::vector<std::vector<MappedSection>> &Maps) {
+std::vector<IsaLayout> computeLayout(const std::vector<std::vector<MappedSection>> &Maps,
+                                     uint64_t MetadataSize) {
   std::vector<IsaLayout> Layouts(Maps.size());
   uint64_t Cursor = ImageBase + HeaderRoom;
   Cursor = placeRegion(Maps, Region::Text, Cursor, Layouts);
   Cursor = placeRegion(Maps, Region::ReadOnly, nextRegion(Cursor), Layouts);
+  Cursor = alignTo(Cursor, 8);
+  for (IsaLayout &L : Layouts)
+    L.Shared.push_back({POPCORN_METADATA_SECTION, Cursor, {}, MetadataSize});
+  Cursor += MetadataSize;
   Cursor = placeRegion(Maps, Region::Data, nextRegion(Cursor), Layouts);
   Cursor = placeRegion(Maps, Region::Bss, Cursor, Layouts);
   for (size_t I = 0; I < Maps.size(); ++I) {
@@ -218,6 +224,12 @@ std::string writeLinkerScript(const IsaLayout &Layout) {
                HeaderRoom);
 
   for (const PlacedOutputSection &Out : Layout.Shared) {
+    if (Out.ReservedSize) {
+      OS << format("  %s %#llx : { BYTE(0); . = %#llx; }\n", Out.Name.c_str(), Out.Address,
+                   Out.Address + Out.ReservedSize)
+         << format("  __popcorn_metadata = %#llx;\n", Out.Address);
+      continue;
+    }
     OS << format("  %s %#llx : {\n", Out.Name.c_str(), Out.Address);
     for (const Placement &P : Out.Inputs)
       OS << format("    . = %#llx; ", P.Address) << filePattern(P.File) << "(" << P.Section

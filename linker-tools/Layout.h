@@ -21,6 +21,7 @@ struct PlacedOutputSection {
   std::string Name;
   uint64_t Address;
   std::vector<Placement> Inputs;
+  uint64_t ReservedSize = 0; // an output section of this many bytes, no inputs
 };
 
 // One ISA's share of the layout: the shared regions (code, read-only data,
@@ -37,7 +38,12 @@ struct IsaLayout {
 /// section name); each matched pair gets one address and the larger size and
 /// alignment.  A section only one ISA has still gets its own address range,
 /// left as padding in the other ISAs.
-std::vector<IsaLayout> computeLayout(const std::vector<std::vector<MappedSection>> &Maps);
+///
+/// MetadataSize bytes are reserved for the migration metadata at the end of
+/// the shared read-only region (section .popcorn.metadata, symbol
+/// __popcorn_metadata).
+std::vector<IsaLayout> computeLayout(const std::vector<std::vector<MappedSection>> &Maps,
+                                     uint64_t MetadataSize);
 
 /// The lld linker script that makes an ISA's second link follow Layout.
 std::string writeLinkerScript(const IsaLayout &Layout);

@@ -20,10 +20,12 @@
 #include "SplitInputs.h"
 #include "VerifyLayout.h"
 #include "popcorn/Isa.h"
+#include "popcorn/Metadata.h"
 #include "popcorn/MultiIsaFile.h"
 #include "popcorn/ToolConfig.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -153,6 +155,43 @@ static std::unique_ptr<MemoryBuffer> readFile(const std::string &Path) {
   return std::move(*Buffer);
 }
 
+static CallSiteTable readTable(const std::string &Executable) {
+  std::unique_ptr<MemoryBuffer> Buffer = readFile(Executable);
+  Expected<CallSiteTable> Table = readCallSites(Buffer->getMemBufferRef());
+  if (!Table)
+    fail(toString(Table.takeError()));
+  return std::move(*Table);
+}
+
+// A copy of Executable with Metadata written into the section the layout
+// reserved for it.
+static std::unique_ptr<MemoryBuffer> withMetadata(const MemoryBuffer &Executable,
+                                                  ArrayRef<uint8_t> Metadata) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Executable.getMemBufferRef());
+  if (!Obj)
+    fail(toString(Obj.takeError()));
+  for (const object::SectionRef &Section : (*Obj)->sections()) {
+    Expected<StringRef> Name = Section.getName();
+    if (!Name || *Name != POPCORN_METADATA_SECTION) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (Section.getSize() < Metadata.size())
+      fail(Twine(POPCORN_METADATA_SECTION) + " has " + Twine(Section.getSize()) +
+           " bytes, the metadata needs " + Twine(Metadata.size()));
+    uint64_t Offset = object::ELFSectionRef(Section).getOffset();
+    std::unique_ptr<WritableMemoryBuffer> Copy =
+        WritableMemoryBuffer::getNewUninitMemBuffer(Executable.getBufferSize(),
+                                                    Executable.getBufferIdentifier());
+    memcpy(Copy->getBufferStart(), Executable.getBufferStart(), Executable.getBufferSize());
+    memset(Copy->getBufferStart() + Offset, 0, Section.getSize());
+    memcpy(Copy->getBufferStart() + Offset, Metadata.data(), Metadata.size());
+    return Copy;
+  }
+  fail(Executable.getBufferIdentifier() + " has no " + POPCORN_METADATA_SECTION + " section");
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   Options Opts = parseOptions(Argc, Argv);
@@ -168,13 +207,20 @@ int main(int Argc, char **Argv) {
   if (!Split)
     fail(toString(Split.takeError()));
 
+  // The first link keeps the stack maps, as the second will, so both links
+  // keep the same sections and the first tells the metadata's size.
+  std::string KeepStackMaps = TempDir + "/keep-stackmaps.ld";
+  writeFile(KeepStackMaps, "SECTIONS { .llvm_stackmaps : { KEEP(*(.llvm_stackmaps)) } }\n"
+                           "INSERT AFTER .rodata;\n");
   std::vector<std::string> Executables;
   std::vector<std::vector<MappedSection>> Maps;
+  std::vector<CallSiteTable> FirstTables;
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
     Executables.push_back(Base + "prog");
     linkIsa(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables.back(),
-            {"-Map", Base + "first.map"});
+            {"-Map", Base + "first.map", "-T", KeepStackMaps});
+    FirstTables.push_back(readTable(Executables.back()));
     std::unique_ptr<MemoryBuffer> MapText = readFile(Base + "first.map");
     Expected<std::vector<MappedSection>> Map =
         parseLinkMap(MapText->getBuffer(), MapText->getBufferIdentifier());
@@ -183,7 +229,8 @@ int main(int Argc, char **Argv) {
     Maps.push_back(std::move(*Map));
   }
 
-  std::vector<IsaLayout> Layouts = computeLayout(Maps);
+  std::vector<IsaLayout> Layouts =
+      computeLayout(Maps, serializeMetadata(FirstTables).size());
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
     std::string Script = Base + "layout.ld";
@@ -195,32 +242,31 @@ int main(int Argc, char **Argv) {
   std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
   for (const std::string &Path : Executables)
     Buffers.push_back(readFile(Path));
-  std::vector<IsaImage> Images;
-  for (size_t I = 1; I < AllIsas.size(); ++I)
-    Images.push_back({AllIsas[I].Id, Buffers[I]->getMemBufferRef()});
   std::vector<MemoryBufferRef> Refs;
   for (const std::unique_ptr<MemoryBuffer> &Buffer : Buffers)
     Refs.push_back(Buffer->getMemBufferRef());
   if (Error E = verifyLayout(Refs))
     fail("the ISAs' layouts disagree:\n" + toString(std::move(E)));
   std::vector<CallSiteTable> Tables;
-  for (MemoryBufferRef Ref : Refs) {
-    Expected<CallSiteTable> Table = readCallSites(Ref);
-    if (!Table)
-      fail(toString(Table.takeError()));
-    Tables.push_back(std::move(*Table));
-  }
+  for (const std::string &Path : Executables)
+    Tables.push_back(readTable(Path));
   if (Error E = verifyCallSites(Tables))
     fail("the ISAs' call sites disagree:\n" + toString(std::move(E)));
+  std::vector<uint8_t> Metadata = serializeMetadata(Tables);
+  for (std::unique_ptr<MemoryBuffer> &Buffer : Buffers)
+    Buffer = withMetadata(*Buffer, Metadata);
 
+  std::vector<IsaImage> Images;
+  for (size_t I = 1; I < AllIsas.size(); ++I)
+    Images.push_back({AllIsas[I].Id, Buffers[I]->getMemBufferRef()});
   Expected<std::unique_ptr<MemoryBuffer>> MultiIsa =
       embedIsaImages(Buffers[0]->getMemBufferRef(), Images);
   if (!MultiIsa)
     fail(toString(MultiIsa.takeError()));
 
   writeFile(Opts.Output, (*MultiIsa)->getBuffer());
-  finish();
   sys::fs::setPermissions(Opts.Output, sys::fs::all_read | sys::fs::all_exe |
                                            sys::fs::owner_write);
+  finish();
   return 0;
 }

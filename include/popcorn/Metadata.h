@@ -40,6 +40,15 @@ struct popcorn_isa_metadata {
 	uint32_t values;          /* struct popcorn_value[n_values] */
 	uint32_t n_saved;
 	uint32_t saved;           /* struct popcorn_saved_register[n_saved] */
+	uint32_t n_bases;
+	uint32_t bases;           /* struct popcorn_code_range[n_bases] */
+};
+
+/* A function at the base of every thread's stack (libc's caller of main, the
+ * thread start routine): an unwind that reaches one is complete. */
+struct popcorn_code_range {
+	uint64_t start;
+	uint64_t end;
 };
 
 /* Where the frame of the function containing a call site starts: the CFA
