@@ -73,8 +73,12 @@ struct Decoder {
   Expected<popcorn_value> value(const Parser::LocationAccessor &L, uint64_t Kind) const {
     popcorn_value V{};
     V.kind = Kind & CSR_KIND_MASK;
-    V.alloca_size = Kind >> CSR_SIZE_SHIFT;
-    V.size = L.getSizeInBytes();
+    if (V.kind == CSR_KIND_ALLOCA) {
+      V.alloca_size = Kind >> CSR_SIZE_SHIFT;
+      V.size = L.getSizeInBytes();
+    } else {
+      V.size = Kind >> CSR_SIZE_SHIFT;
+    }
     switch (L.getKind()) {
     case Parser::LocationKind::Register:
       V.location = POPCORN_IN_REGISTER;

@@ -208,10 +208,12 @@ int main(int Argc, char **Argv) {
     fail(toString(Split.takeError()));
 
   // The first link keeps the stack maps, as the second will, so both links
-  // keep the same sections and the first tells the metadata's size.
+  // keep the same sections and the first tells the metadata's size.  Its
+  // metadata does not exist yet (the runtime refers to it).
   std::string KeepStackMaps = TempDir + "/keep-stackmaps.ld";
   writeFile(KeepStackMaps, "SECTIONS { .llvm_stackmaps : { KEEP(*(.llvm_stackmaps)) } }\n"
-                           "INSERT AFTER .rodata;\n");
+                           "INSERT AFTER .rodata;\n"
+                           "__popcorn_metadata = 0;\n");
   std::vector<std::string> Executables;
   std::vector<std::vector<MappedSection>> Maps;
   std::vector<CallSiteTable> FirstTables;

@@ -154,11 +154,12 @@ static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
   }
   for (Value *V : Live) {
     Type *T = V->getType();
+    uint64_t Bytes = T->isSized() ? DL.getTypeStoreSize(T).getKnownMinValue() : 0;
     if (T->isPointerTy()) {
-      Deopt.push_back(B.getInt64(CSR_KIND_POINTER));
+      Deopt.push_back(B.getInt64(CSR_KIND_POINTER | Bytes << CSR_SIZE_SHIFT));
       Deopt.push_back(B.CreatePtrToInt(V, B.getInt64Ty()));
     } else if (T->isIntegerTy() || T->isFloatingPointTy() || T->isVectorTy()) {
-      Deopt.push_back(B.getInt64(CSR_KIND_SCALAR));
+      Deopt.push_back(B.getInt64(CSR_KIND_SCALAR | Bytes << CSR_SIZE_SHIFT));
       Deopt.push_back(V);
     } else {
       Header &= ~uint64_t(CSR_COMPLETE);

@@ -6,7 +6,9 @@
 //
 //   Constant  header: CSR_COMPLETE if every live value is recorded
 //   then for each recorded value, two locations:
-//   Constant  kind | (alloca size << CSR_SIZE_SHIFT)
+//   Constant  kind | (size << CSR_SIZE_SHIFT): the alloca's size for stack
+//             objects, else the value's size in the IR (the location's own
+//             size is the register's, which differs between ISAs)
 //   <where>   the value (a register, a stack slot, or Direct for an alloca)
 //
 // Plain C so the runtime and stack transformer can include it.
