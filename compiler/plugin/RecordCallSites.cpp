@@ -13,6 +13,11 @@
 // map can describe (a first-class aggregate) makes the record incomplete:
 // the runtime will not resume a thread there.
 //
+// Too many live values: x86-64's register allocator can run out of registers
+// when every deopt value must stay in its own home at the call (seen at 44
+// values).  Such a site gets an empty, incomplete record instead: the thread
+// is never resumed there, and the code is what it would be without popcorn.
+//
 // Runs last in the middle end: after inlining, which would merge a callee's
 // records into its caller's.
 //
@@ -29,6 +34,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/xxhash.h"
 
@@ -136,6 +142,11 @@ static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index) {
   return xxh3_64bits(Key);
 }
 
+// The most SSA values one record keeps in their homes (see above).
+static cl::opt<unsigned> MaxLiveValues(
+    "popcorn-max-live-values", cl::init(24), cl::Hidden,
+    cl::desc("Call sites with more live values get an incomplete, empty record"));
+
 static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
                            ArrayRef<Value *> Live, uint64_t Id) {
   IRBuilder<> B(Call);
@@ -143,6 +154,13 @@ static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
   SmallVector<Value *, 32> Deopt;
   uint64_t Header = CSR_COMPLETE;
   Deopt.push_back(nullptr); // the header, known at the end
+  if (Live.size() > MaxLiveValues) {
+    LLVM_DEBUG(dbgs() << "popcorn: " << Live.size() << " live values at " << *Call
+                      << ": incomplete record\n");
+    Header = 0;
+    Allocas = {};
+    Live = {};
+  }
 
   for (AllocaInst *A : Allocas) {
     std::optional<TypeSize> Size = A->getAllocationSize(DL);

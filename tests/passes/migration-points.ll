@@ -1,0 +1,47 @@
+; The entry and every return of a migratable function get a migration point:
+; a monotonic load of the pending word and an unlikely call of the slow path.
+; Annotated and runtime functions get none.
+target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
+target triple = "aarch64-unknown-linux-musl"
+
+@.str = private unnamed_addr constant [18 x i8] c"popcorn_nomigrate\00", section "llvm.metadata"
+@llvm.global.annotations = appending global [1 x { ptr, ptr, ptr, i32, ptr }] [{ ptr, ptr, ptr, i32, ptr } { ptr @pinned, ptr @.str, ptr null, i32 0, ptr null }], section "llvm.metadata"
+
+; CHECK-LABEL: define i32 @two_returns(
+; CHECK: entry:
+; CHECK-NEXT: %x = alloca i32
+; CHECK-NEXT: %popcorn.pending = load atomic i32, ptr @__popcorn_migration_pending monotonic, align 4
+; CHECK-NEXT: [[P:%.*]] = icmp ne i32 %popcorn.pending, 0
+; CHECK-NEXT: br i1 [[P]], label {{.*}}, !prof [[UNLIKELY:![0-9]+]]
+; CHECK: call void @__popcorn_migration_point()
+; CHECK: load atomic i32, ptr @__popcorn_migration_pending monotonic
+; CHECK: call void @__popcorn_migration_point()
+; CHECK: ret i32 1
+; CHECK: load atomic i32, ptr @__popcorn_migration_pending monotonic
+; CHECK: call void @__popcorn_migration_point()
+; CHECK: ret i32 2
+define i32 @two_returns(i1 %c) {
+entry:
+  %x = alloca i32
+  br i1 %c, label %a, label %b
+a:
+  ret i32 1
+b:
+  ret i32 2
+}
+
+; CHECK-LABEL: define void @pinned(
+; CHECK-NOT: __popcorn_migration
+; CHECK: ret void
+define void @pinned() {
+  ret void
+}
+
+; CHECK-LABEL: define void @__popcorn_helper(
+; CHECK-NOT: __popcorn_migration
+; CHECK: ret void
+define void @__popcorn_helper() {
+  ret void
+}
+
+; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048576}
