@@ -36,6 +36,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 
 #define DEBUG_TYPE "popcorn-call-sites"
@@ -53,13 +54,15 @@ static bool isTracked(const Value *V) {
   return !T->isVoidTy() && !T->isTokenTy() && !T->isLabelTy() && !T->isMetadataTy();
 }
 
-static bool needsRecord(const CallInst &Call) {
+static bool needsRecord(const CallInst &Call, RecordCallSitesPass::Scope Scope) {
   if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles() ||
       Call.hasFnAttr(Attribute::ReturnsTwice))
     return false;
   const Function *Callee = Call.getCalledFunction();
   if (!Callee)
     return true; // indirect: may reach anything
+  if (Scope == RecordCallSitesPass::Scope::LibcCallbacks)
+    return false;
   if (Callee->isIntrinsic())
     return false;
   StringRef Name = Callee->getName();
@@ -71,7 +74,8 @@ static bool needsRecord(const CallInst &Call) {
 // The SSA values live after each recorded call, by backward dataflow over the
 // CFG: live-out(B) = union of live-in(S) for successors S, plus the values S's
 // phis take along the edge B->S.
-static DenseMap<CallInst *, SmallVector<Value *, 16>> liveAcrossCalls(Function &F) {
+static DenseMap<CallInst *, SmallVector<Value *, 16>>
+liveAcrossCalls(Function &F, RecordCallSitesPass::Scope Scope) {
   DenseMap<const Value *, unsigned> Order; // a stable numbering for output
   for (Argument &A : F.args())
     Order[&A] = Order.size();
@@ -124,7 +128,7 @@ static DenseMap<CallInst *, SmallVector<Value *, 16>> liveAcrossCalls(Function &
   for (BasicBlock *BB : PostOrder) {
     SmallSetVector<Value *, 16> Live = liveOut(BB);
     for (Instruction &I : reverse(*BB)) {
-      if (auto *Call = dyn_cast<CallInst>(&I); Call && needsRecord(*Call)) {
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && needsRecord(*Call, Scope)) {
         SmallVector<Value *, 16> After(Live.begin(), Live.end());
         llvm::erase(After, Call);
         llvm::sort(After, [&](Value *A, Value *B) { return Order[A] < Order[B]; });
@@ -136,9 +140,15 @@ static DenseMap<CallInst *, SmallVector<Value *, 16>> liveAcrossCalls(Function &
   return Result;
 }
 
-// One ID per call site, the same on every ISA since the ISAs share this IR.
-static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index) {
-  std::string Key = (M.getSourceFileName() + "\n" + F.getName() + "\n" + Twine(Index)).str();
+// One ID per call site, the same on every ISA: the program's ISAs share this
+// IR.  libc is compiled once per ISA, from per-ISA source trees, so there
+// only the file's name (not its directory) goes into the ID.
+static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index,
+                           RecordCallSitesPass::Scope Scope) {
+  StringRef File = M.getSourceFileName();
+  if (Scope == RecordCallSitesPass::Scope::LibcCallbacks)
+    File = sys::path::filename(File);
+  std::string Key = (File + "\n" + F.getName() + "\n" + Twine(Index)).str();
   return xxh3_64bits(Key);
 }
 
@@ -198,7 +208,10 @@ static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
 PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
   bool Changed = false;
   for (Function &F : M) {
-    if (!isMigratable(F))
+    bool Instrumented = CallScope == Scope::Program
+                            ? isMigratable(F)
+                            : !F.isDeclaration() && !F.getName().starts_with("__popcorn");
+    if (!Instrumented)
       continue;
     SmallVector<AllocaInst *, 8> Allocas;
     for (Instruction &I : F.getEntryBlock())
@@ -208,7 +221,7 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       if (auto *A = dyn_cast<AllocaInst>(&I); A && !A->isStaticAlloca())
         Allocas.push_back(A); // a VLA: recorded, but makes the site incomplete
 
-    DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F);
+    DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, CallScope);
     SmallVector<CallInst *, 16> Calls;
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallInst>(&I); Call && Live.count(Call))
@@ -222,7 +235,7 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       for (Value *&V : Values)
         if (Value *New = Replaced.lookup(V))
           V = New;
-      Replaced[Call] = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++));
+      Replaced[Call] = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++, CallScope));
       Changed = true;
     }
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()
