@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
+#include "Files.h"
 #include "VerifyLayout.h"
 #include "popcorn/Isa.h"
 #include "popcorn/MultiIsaFile.h"
@@ -40,24 +41,15 @@ static const char *ToolName = "popcorn-inspect";
 }
 
 static std::unique_ptr<MemoryBuffer> readFile(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> Buffer = readWholeFile(Path);
   if (!Buffer)
-    fail("cannot read " + Path + ": " + Buffer.getError().message());
+    fail(toString(Buffer.takeError()));
   return std::move(*Buffer);
 }
 
 static void writeFile(StringRef Path, StringRef Data, bool Executable) {
-  std::error_code EC;
-  raw_fd_ostream Out(Path, EC);
-  if (EC)
-    fail("cannot write " + Path + ": " + EC.message());
-  Out << Data;
-  Out.close();
-  if (Out.has_error())
-    fail("cannot write " + Path + ": " + Out.error().message());
-  if (Executable)
-    sys::fs::setPermissions(Path, sys::fs::all_read | sys::fs::all_exe | sys::fs::owner_write);
+  if (Error E = writeWholeFile(Path, Data, Executable))
+    fail(toString(std::move(E)));
 }
 
 static int listIsas(StringRef Path) {

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
+#include "Files.h"
 #include "Layout.h"
 #include "LinkMap.h"
 #include "SplitInputs.h"
@@ -136,22 +137,15 @@ static void linkIsa(const IsaInfo &Info, const std::vector<std::string> &Inputs,
          (Error.empty() ? "" : ": " + Error));
 }
 
-static void writeFile(const std::string &Path, StringRef Data) {
-  std::error_code EC;
-  raw_fd_ostream Out(Path, EC);
-  if (EC)
-    fail("cannot write " + Path + ": " + EC.message());
-  Out << Data;
-  Out.close();
-  if (Out.has_error())
-    fail("cannot write " + Path + ": " + Out.error().message());
+static void writeFile(StringRef Path, StringRef Data, bool Executable = false) {
+  if (Error E = writeWholeFile(Path, Data, Executable))
+    fail(toString(std::move(E)));
 }
 
-static std::unique_ptr<MemoryBuffer> readFile(const std::string &Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+static std::unique_ptr<MemoryBuffer> readFile(StringRef Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buffer = readWholeFile(Path);
   if (!Buffer)
-    fail("cannot read " + Path + ": " + Buffer.getError().message());
+    fail(toString(Buffer.takeError()));
   return std::move(*Buffer);
 }
 
@@ -266,9 +260,7 @@ int main(int Argc, char **Argv) {
   if (!MultiIsa)
     fail(toString(MultiIsa.takeError()));
 
-  writeFile(Opts.Output, (*MultiIsa)->getBuffer());
-  sys::fs::setPermissions(Opts.Output, sys::fs::all_read | sys::fs::all_exe |
-                                           sys::fs::owner_write);
+  writeFile(Opts.Output, (*MultiIsa)->getBuffer(), /*Executable=*/true);
   finish();
   return 0;
 }
