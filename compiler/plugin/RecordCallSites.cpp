@@ -158,11 +158,11 @@ static cl::opt<unsigned> MaxLiveValues(
     cl::desc("Call sites with more live values get an incomplete, empty record"));
 
 static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
-                           ArrayRef<Value *> Live, uint64_t Id) {
+                           ArrayRef<Value *> Live, uint64_t Id, bool Complete) {
   IRBuilder<> B(Call);
   const DataLayout &DL = Call->getModule()->getDataLayout();
   SmallVector<Value *, 32> Deopt;
-  uint64_t Header = CSR_COMPLETE;
+  uint64_t Header = Complete ? CSR_COMPLETE : 0;
   Deopt.push_back(nullptr); // the header, known at the end
   if (Live.size() > MaxLiveValues) {
     LLVM_DEBUG(dbgs() << "popcorn: " << Live.size() << " live values at " << *Call
@@ -175,8 +175,6 @@ static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
   for (AllocaInst *A : Allocas) {
     std::optional<TypeSize> Size = A->getAllocationSize(DL);
     uint64_t Bytes = Size && !Size->isScalable() ? Size->getFixedValue() : 0;
-    if (!Bytes)
-      Header &= ~uint64_t(CSR_COMPLETE); // a variable-length array
     Deopt.push_back(B.getInt64(CSR_KIND_ALLOCA | Bytes << CSR_SIZE_SHIFT));
     Deopt.push_back(A);
   }
@@ -213,13 +211,18 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
                             : !F.isDeclaration() && !F.getName().starts_with("__popcorn");
     if (!Instrumented)
       continue;
+    // Stack objects of fixed size.  A variable-length one (a VLA, alloca())
+    // moves the frame's layout at run time: no record of the function is
+    // complete then, and the thread is never resumed in that frame.
     SmallVector<AllocaInst *, 8> Allocas;
-    for (Instruction &I : F.getEntryBlock())
-      if (auto *A = dyn_cast<AllocaInst>(&I); A && A->isStaticAlloca())
-        Allocas.push_back(A);
+    bool HasDynamicAlloca = false;
     for (Instruction &I : instructions(F))
-      if (auto *A = dyn_cast<AllocaInst>(&I); A && !A->isStaticAlloca())
-        Allocas.push_back(A); // a VLA: recorded, but makes the site incomplete
+      if (auto *A = dyn_cast<AllocaInst>(&I)) {
+        if (A->isStaticAlloca())
+          Allocas.push_back(A);
+        else
+          HasDynamicAlloca = true;
+      }
 
     DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, CallScope);
     SmallVector<CallInst *, 16> Calls;
@@ -235,7 +238,8 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       for (Value *&V : Values)
         if (Value *New = Replaced.lookup(V))
           V = New;
-      Replaced[Call] = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++, CallScope));
+      Replaced[Call] = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++, CallScope),
+                                 /*Complete=*/!HasDynamicAlloca);
       Changed = true;
     }
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()
