@@ -80,13 +80,12 @@ static void check_stack(uint64_t pc, uint64_t sp, uint64_t fp)
 		unwind_failed("the program has no migration metadata for this ISA", pc, 0);
 	struct popcorn_frame f = {pc, sp, fp};
 	unsigned depth = 0;
-	for (;;) {
+	/* The thread's base may itself have records (libc's calls back into the
+	 * program); the walk ends there either way. */
+	while (!popcorn_is_thread_base(&__popcorn_metadata, isa, f.pc)) {
 		const struct popcorn_call_site *site = popcorn_find_site(&__popcorn_metadata, isa, f.pc);
-		if (!site) {
-			if (popcorn_is_thread_base(&__popcorn_metadata, isa, f.pc))
-				break;
+		if (!site)
 			unwind_failed("not a recorded call site nor the thread's base", f.pc, depth);
-		}
 		if (popcorn_unwind_step(&__popcorn_metadata, isa, site, &f))
 			unwind_failed("a frame popcorn cannot follow", f.pc, depth);
 		if (++depth > 100000)
