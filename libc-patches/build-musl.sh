@@ -4,6 +4,10 @@
 #
 #   build-musl.sh WORK_DIR SYSROOT_DIR [ISA...]
 #
+# MUSL_EXTRA_CFLAGS (environment) is added to every ISA's flags; popcorn's
+# build passes its libc pass plugin there (call-site records for libc's calls
+# back into the program) and unwind tables for the frames that have them.
+#
 # WORK_DIR keeps the pristine source and the per-ISA build trees; every ISA is
 # installed (headers, libc.a, crt objects) into SYSROOT_DIR/ISA.  An ISA is
 # rebuilt only when its inputs (this script, its patches, its flags) change.
@@ -43,8 +47,8 @@ fi
 # compiled from aarch64 IR and calls this libc with aarch64's long double.
 isa_cflags() {
 	case $1 in
-	x86_64) echo "-O2 -ffunction-sections -fdata-sections -mlong-double-128" ;;
-	aarch64) echo "-O2 -ffunction-sections -fdata-sections" ;;
+	x86_64) echo "-O2 -ffunction-sections -fdata-sections -mlong-double-128 ${MUSL_EXTRA_CFLAGS:-}" ;;
+	aarch64) echo "-O2 -ffunction-sections -fdata-sections ${MUSL_EXTRA_CFLAGS:-}" ;;
 	*) echo "build-musl.sh: unknown ISA '$1'" >&2; exit 1 ;;
 	esac
 }
@@ -58,9 +62,17 @@ patches_for() {
 
 for isa in "$@"; do
 	cflags=$(isa_cflags "$isa")
+	# A pass plugin in the flags is an input too: its code decides the
+	# records compiled into libc.
 	stamp=$(
-		{ cat "$here/build-musl.sh"; echo "$cflags $CLANG"; patches_for "$isa" | while read -r p; do cat "$p"; done; } |
-			sha256sum | cut -d' ' -f1
+		{
+			cat "$here/build-musl.sh"
+			echo "$cflags $CLANG"
+			patches_for "$isa" | while read -r p; do cat "$p"; done
+			for f in $cflags; do
+				case $f in -fpass-plugin=*) cat "${f#-fpass-plugin=}" ;; esac
+			done
+		} | sha256sum | cut -d' ' -f1
 	)
 	if [ -f "$sysroot/$isa/.musl-stamp" ] && [ "$(cat "$sysroot/$isa/.musl-stamp")" = "$stamp" ]; then
 		echo "musl $version for $isa is up to date"

@@ -117,7 +117,8 @@ static Error decodeRecord(const Decoder &D, const Parser::RecordAccessor &R, Cal
   Expected<int64_t> Header = D.constant(R.getLocation(3));
   if (!Header)
     return Header.takeError();
-  Out.Site.flags = (*Header & CSR_COMPLETE) ? POPCORN_SITE_COMPLETE : 0;
+  Out.Site.flags = ((*Header & CSR_COMPLETE) ? POPCORN_SITE_COMPLETE : 0) |
+                   ((*Header & CSR_LIBC) ? POPCORN_SITE_LIBC : 0);
   for (unsigned I = 4; I < N; I += 2) {
     Expected<int64_t> Kind = D.constant(R.getLocation(I));
     if (!Kind)
@@ -302,13 +303,21 @@ static std::string shape(const CallSite &S) {
   return Text;
 }
 
-Error verifyCallSites(ArrayRef<CallSiteTable> Tables) {
+Error verifyCallSites(MutableArrayRef<CallSiteTable> Tables) {
   // An ID may have several return addresses when the back end duplicated a
   // block; each must have the same shape.
-  std::vector<std::map<uint64_t, const CallSite *>> ById(Tables.size());
+  std::vector<std::multimap<uint64_t, CallSite *>> ById(Tables.size());
   for (size_t I = 0; I < Tables.size(); ++I)
-    for (const CallSite &S : Tables[I].Sites)
+    for (CallSite &S : Tables[I].Sites)
       ById[I].emplace(S.Site.id, &S);
+
+  // A libc site that differs between ISAs (libc is compiled per ISA) is not
+  // an error: no thread will be resumed in that frame.
+  auto demote = [&](uint64_t Id) {
+    for (auto &Table : ById)
+      for (auto [It, End] = Table.equal_range(Id); It != End; ++It)
+        It->second->Site.flags &= ~POPCORN_SITE_COMPLETE;
+  };
 
   std::string Report;
   raw_string_ostream OS(Report);
@@ -317,15 +326,24 @@ Error verifyCallSites(ArrayRef<CallSiteTable> Tables) {
     for (size_t J = 0; J < Tables.size(); ++J) {
       if (I == J)
         continue;
+      std::string Here = std::string(info(Tables[I].Target).Name);
+      std::string There = std::string(info(Tables[J].Target).Name);
       for (const auto &[Id, Site] : ById[I]) {
         auto Other = ById[J].find(Id);
-        std::string Here = std::string(info(Tables[I].Target).Name);
-        std::string There = std::string(info(Tables[J].Target).Name);
+        bool InLibc = Site->Site.flags & POPCORN_SITE_LIBC;
         if (Other == ById[J].end()) {
+          if (InLibc) {
+            demote(Id);
+            continue;
+          }
           ++Offenders;
           OS << format("  call site %#llx in function '%s' exists on %s but not on %s\n", Id,
                        Site->FunctionName.c_str(), Here.c_str(), There.c_str());
         } else if (I < J && shape(*Site) != shape(*Other->second)) {
+          if (InLibc) {
+            demote(Id);
+            continue;
+          }
           ++Offenders;
           OS << format("  call site %#llx in function '%s' differs: %s has %s; %s has %s\n", Id,
                        Site->FunctionName.c_str(), Here.c_str(), shape(*Site).c_str(),

@@ -34,8 +34,9 @@ llvm::Expected<CallSiteTable> readCallSites(llvm::MemoryBufferRef Executable);
 std::vector<uint8_t> serializeMetadata(llvm::ArrayRef<CallSiteTable> Tables);
 
 /// Every ID must exist on every ISA, with the same number, kinds and sizes
-/// of values.  The error names each offending function.
-llvm::Error verifyCallSites(llvm::ArrayRef<CallSiteTable> Tables);
+/// of values.  The error names each offending function.  libc's sites that
+/// differ are not errors; they lose POPCORN_SITE_COMPLETE instead.
+llvm::Error verifyCallSites(llvm::MutableArrayRef<CallSiteTable> Tables);
 
 } // namespace popcorn
 

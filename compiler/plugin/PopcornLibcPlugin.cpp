@@ -1,10 +1,10 @@
 //===- PopcornLibcPlugin.cpp - popcorn's passes for compiling libc --------===//
 //
 // musl is compiled once per ISA with this plugin (libc-patches/build-musl.sh):
-// its calls back into the program get call-site records, so a stack walk can
-// cross libc frames (qsort -> comparator, libc's start -> main), and its
-// constants get one address on every ISA.  libc itself has no migration
-// points and may use assembly.
+// its calls get call-site records, so a stack walk can cross the libc frames
+// below the program's code that libc calls back (qsort -> comparator, libc's
+// start -> main), and its constants get one address on every ISA.  libc
+// itself has no migration points and may use assembly.
 //
 //===----------------------------------------------------------------------===//
 #include "PinConstants.h"
@@ -16,7 +16,7 @@ using namespace llvm;
 
 static void registerPasses(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-    MPM.addPass(popcorn::RecordCallSitesPass(popcorn::RecordCallSitesPass::Scope::LibcCallbacks));
+    MPM.addPass(popcorn::RecordCallSitesPass(popcorn::RecordCallSitesPass::Scope::Libc));
     MPM.addPass(popcorn::PinConstantsPass());
   });
 }

@@ -15,7 +15,8 @@
 //
 // Too many live values: x86-64's register allocator can run out of registers
 // when every deopt value must stay in its own home at the call (seen at 44
-// values).  Such a site gets an empty, incomplete record instead: the thread
+// values in musl's vfprintf, and at under 24 in musl's crypt_blowfish.c
+// built -fPIC; 8 compiles all of musl).  Such a site gets an empty, incomplete record instead: the thread
 // is never resumed there, and the code is what it would be without popcorn.
 //
 // Runs last in the middle end: after inlining, which would merge a callee's
@@ -58,11 +59,11 @@ static bool needsRecord(const CallInst &Call, RecordCallSitesPass::Scope Scope) 
   if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles() ||
       Call.hasFnAttr(Attribute::ReturnsTwice))
     return false;
-  const Function *Callee = Call.getCalledFunction();
+  // Through aliases too: musl calls many functions by an alias name.
+  const auto *Callee =
+      dyn_cast<Function>(Call.getCalledOperand()->stripPointerCastsAndAliases());
   if (!Callee)
     return true; // indirect: may reach anything
-  if (Scope == RecordCallSitesPass::Scope::LibcCallbacks)
-    return false;
   if (Callee->isIntrinsic())
     return false;
   StringRef Name = Callee->getName();
@@ -146,7 +147,7 @@ liveAcrossCalls(Function &F, RecordCallSitesPass::Scope Scope) {
 static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index,
                            RecordCallSitesPass::Scope Scope) {
   StringRef File = M.getSourceFileName();
-  if (Scope == RecordCallSitesPass::Scope::LibcCallbacks)
+  if (Scope == RecordCallSitesPass::Scope::Libc)
     File = sys::path::filename(File);
   std::string Key = (File + "\n" + F.getName() + "\n" + Twine(Index)).str();
   return xxh3_64bits(Key);
@@ -158,16 +159,16 @@ static cl::opt<unsigned> MaxLiveValues(
     cl::desc("Call sites with more live values get an incomplete, empty record"));
 
 static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
-                           ArrayRef<Value *> Live, uint64_t Id, bool Complete) {
+                           ArrayRef<Value *> Live, uint64_t Id, bool Complete, bool InLibc) {
   IRBuilder<> B(Call);
   const DataLayout &DL = Call->getModule()->getDataLayout();
   SmallVector<Value *, 32> Deopt;
-  uint64_t Header = Complete ? CSR_COMPLETE : 0;
+  uint64_t Header = (Complete ? CSR_COMPLETE : 0) | (InLibc ? CSR_LIBC : 0);
   Deopt.push_back(nullptr); // the header, known at the end
   if (Live.size() > MaxLiveValues) {
     LLVM_DEBUG(dbgs() << "popcorn: " << Live.size() << " live values at " << *Call
                       << ": incomplete record\n");
-    Header = 0;
+    Header &= ~uint64_t(CSR_COMPLETE);
     Allocas = {};
     Live = {};
   }
@@ -239,7 +240,8 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
         if (Value *New = Replaced.lookup(V))
           V = New;
       Replaced[Call] = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++, CallScope),
-                                 /*Complete=*/!HasDynamicAlloca);
+                                 /*Complete=*/!HasDynamicAlloca,
+                                 /*InLibc=*/CallScope == Scope::Libc);
       Changed = true;
     }
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()

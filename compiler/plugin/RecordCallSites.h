@@ -12,13 +12,15 @@ namespace popcorn {
 /// lowers such a call to a STATEPOINT whose stack-map record sits at the
 /// call's return address and says where each value lives.
 ///
-/// In the program every call that may reach a migration point is recorded.
-/// In libc, which has no migration points, only the calls back into the
-/// program are: they are indirect (qsort's comparator, main, a thread's start
-/// routine, atexit handlers).
+/// The same calls are recorded in the program and in libc: libc has no
+/// migration points, but a thread can be in the program's code called back
+/// from libc (qsort's comparator, main, a thread's start routine, atexit
+/// handlers), and the libc frames below it must be walked and rewritten.
+/// Which libc calls lead back is not known when one libc file is compiled
+/// (qsort -> __qsort_r -> trinkle -> the comparator crosses files).
 class RecordCallSitesPass : public llvm::PassInfoMixin<RecordCallSitesPass> {
 public:
-  enum class Scope { Program, LibcCallbacks };
+  enum class Scope { Program, Libc };
   explicit RecordCallSitesPass(Scope S = Scope::Program) : CallScope(S) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }

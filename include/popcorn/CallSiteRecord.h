@@ -19,6 +19,8 @@
 
 enum {
   CSR_COMPLETE = 1,   /* header: the site can be resumed after a rewrite */
+  CSR_LIBC = 2,       /* header: a libc call back into the program; libc is
+                         compiled per ISA, so its ISAs' frames may differ */
 
   CSR_KIND_SCALAR = 0,  /* an integer or floating-point value */
   CSR_KIND_POINTER = 1, /* a pointer, recorded as an integer in its home */

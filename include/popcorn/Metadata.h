@@ -69,7 +69,9 @@ struct popcorn_call_site {
 };
 
 enum {
-	POPCORN_SITE_COMPLETE = 1, /* every live value is recorded */
+	POPCORN_SITE_COMPLETE = 1, /* every live value is recorded, and the
+	                              frames agree on every ISA */
+	POPCORN_SITE_LIBC = 2,     /* in libc, calling back into the program */
 };
 
 /* A register the function saved, including the return address and the
