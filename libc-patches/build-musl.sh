@@ -42,13 +42,15 @@ if [ ! -f "$pristine/configure" ]; then
 fi
 
 # Per-ISA compiler flags.  Every function and object in its own section, so
-# the linker tools can place each one at the same address on every ISA.
+# the linker tools can place each one at the same address on every ISA.  No
+# fused multiply-add contraction: aarch64 has fmadd and x86-64 does not, and
+# libm must give the same results on every ISA.
 # x86-64 uses IEEE binary128 for long double, as aarch64 does: user code is
 # compiled from aarch64 IR and calls this libc with aarch64's long double.
 isa_cflags() {
 	case $1 in
-	x86_64) echo "-O2 -ffunction-sections -fdata-sections -mlong-double-128 ${MUSL_EXTRA_CFLAGS:-}" ;;
-	aarch64) echo "-O2 -ffunction-sections -fdata-sections ${MUSL_EXTRA_CFLAGS:-}" ;;
+	x86_64) echo "-O2 -ffunction-sections -fdata-sections -ffp-contract=off -mlong-double-128 ${MUSL_EXTRA_CFLAGS:-}" ;;
+	aarch64) echo "-O2 -ffunction-sections -fdata-sections -ffp-contract=off ${MUSL_EXTRA_CFLAGS:-}" ;;
 	*) echo "build-musl.sh: unknown ISA '$1'" >&2; exit 1 ;;
 	esac
 }
@@ -81,7 +83,9 @@ for isa in "$@"; do
 	echo "building musl $version for $isa"
 	src=$work/$isa/src
 	obj=$work/$isa/obj
-	rm -rf "$work/$isa" "$sysroot/$isa"
+	# The sysroot also holds what other build steps put there (the runtime,
+	# compiler builtins): 'make install' replaces musl's files only.
+	rm -rf "$work/$isa"
 	mkdir -p "$work/$isa" "$obj"
 	cp -R "$pristine" "$src"
 	for p in $(patches_for "$isa"); do

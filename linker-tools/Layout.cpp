@@ -54,7 +54,10 @@ static uint64_t nextRegion(uint64_t Cursor) {
 enum class Region { Text, ReadOnly, Data, Bss, Private };
 
 static Region regionOf(const MappedSection &S) {
-  if (S.File == "<internal>")
+  // Compiler builtins (binary128 arithmetic, ...) come from different
+  // libraries per ISA that group their aliases differently; they are leaf
+  // helpers whose frames never hold a migrating thread.
+  if (S.File == "<internal>" || StringRef(S.File).starts_with("libpopcorn-builtins.a("))
     return Region::Private;
   StringRef Out = S.OutputSection;
   if (Out == ".text")

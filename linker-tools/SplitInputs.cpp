@@ -81,7 +81,9 @@ static Expected<std::string> extractArchive(MemoryBufferRef File, Isa I,
       return Image.takeError();
     Names.push_back(Name->str());
     NewArchiveMember Member;
-    Member.Buf = MemoryBuffer::getMemBuffer(*Image, *Name, false);
+    // A copy: the archive writer reads each member's symbols, and an image
+    // inside a 2-byte aligned archive member is not aligned for that.
+    Member.Buf = MemoryBuffer::getMemBufferCopy(*Image, *Name);
     Members.push_back(std::move(Member));
   }
   if (Err)

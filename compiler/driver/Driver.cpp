@@ -103,6 +103,9 @@ static std::vector<std::string> frontendCommand(const CommandLine &CL, const Too
       "-D__popcorn__=1",
       "-ffunction-sections", "-fdata-sections", "-fno-common",
       "-fno-pic", "-fno-pie",
+      // Fused multiply-add exists on aarch64 and not on generic x86-64:
+      // contracting a*b+c would give each ISA different results.
+      "-ffp-contract=off",
   };
   Cmd.insert(Cmd.end(), CL.FrontendArgs.begin(), CL.FrontendArgs.end());
   return Cmd;

@@ -155,7 +155,7 @@ static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index,
 
 // The most SSA values one record keeps in their homes (see above).
 static cl::opt<unsigned> MaxLiveValues(
-    "popcorn-max-live-values", cl::init(24), cl::Hidden,
+    "popcorn-max-live-values", cl::init(4), cl::Hidden,
     cl::desc("Call sites with more live values get an incomplete, empty record"));
 
 static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,

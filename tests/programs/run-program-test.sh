@@ -1,0 +1,85 @@
+#!/bin/sh
+# Build one C program three ways and check that every run agrees exactly
+# (stdout, stderr and exit status):
+#   1. popcorn-clang, the x86-64 image, run natively;
+#   2. popcorn-clang, the aarch64 image extracted from the same file, run
+#      under qemu-aarch64;
+#   3. the baseline: plain clang -O2, static, against the same x86-64 musl.
+#
+#   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
+#
+# OPT is the optimization level of the popcorn build (default -O2).  A line
+# "// POPCORN-LDFLAGS: ..." in SOURCE adds link options to the popcorn build.
+set -eu
+if [ $# -lt 7 ]; then
+	echo "usage: $0 BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]" >&2
+	exit 2
+fi
+bin=$1 sysroot=$2 clang=$3 lld=$4 qemu=$5 src=$6 work=$7 opt=${8:--O2}
+case $src in /*) ;; *) src=$(pwd)/$src ;; esac
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+ldflags=$(sed -n 's,^// POPCORN-LDFLAGS: *,,p' "$src")
+
+# Builds: each failure is reported with the tool's messages.
+if ! timeout 300 "$bin/popcorn-clang" "$opt" "$src" $ldflags -o prog 2>build.err; then
+	echo "FAIL: popcorn-clang $opt $src"
+	cat build.err
+	exit 1
+fi
+"$bin/popcorn-inspect" extract --isa aarch64 prog prog.aarch64
+
+# The baseline: clang-19 -O2, static, against the same x86-64 musl.  Like
+# popcorn-clang it does not contract a*b+c into a fused multiply-add: whether
+# that happens depends on the ISA (aarch64 has fmadd, generic x86-64 does not,
+# binary128 calls fmal), and a migratable program must compute alike on all.
+x86=$sysroot/x86_64
+resource=$("$clang" -print-resource-dir)
+if ! "$clang" --target=x86_64-linux-musl -nostdinc -isystem "$x86/include" \
+	-isystem "$resource/include" -mlong-double-128 -ffp-contract=off -O2 -c "$src" -o baseline.o 2>build.err ||
+	! "$lld" -static -o baseline "$x86/lib/crt1.o" "$x86/lib/crti.o" baseline.o \
+		--start-group "$x86/lib/libc.a" "$x86/lib/libpopcorn-builtins.a" --end-group \
+		"$x86/lib/crtn.o" 2>>build.err; then
+	echo "FAIL: the baseline build of $src"
+	cat build.err
+	exit 1
+fi
+
+# One run: stdout, stderr and the exit status in one file, for diff.
+run() {
+	name=$1
+	shift
+	set +e
+	timeout 60 "$@" </dev/null >"$name.stdout" 2>"$name.stderr"
+	status=$?
+	set -e
+	{
+		echo "=== stdout"
+		cat "$name.stdout"
+		echo "=== stderr"
+		cat "$name.stderr"
+		echo "=== exit status $status"
+	} >"$name.run"
+}
+
+run baseline ./baseline
+run x86_64 ./prog
+run aarch64 "$qemu" ./prog.aarch64
+
+result=0
+for isa in x86_64 aarch64; do
+	if ! cmp -s baseline.run "$isa.run"; then
+		echo "FAIL: popcorn $opt on $isa differs from the baseline:"
+		diff -u baseline.run "$isa.run" || true
+		result=1
+	fi
+done
+if [ ! -s baseline.stdout ] && [ ! -s baseline.stderr ]; then
+	echo "FAIL: the program printed nothing"
+	result=1
+fi
+[ $result -eq 0 ] && echo "ok: $(basename "$src") $opt: x86_64, aarch64 and the baseline agree ($(wc -l <baseline.stdout) lines, $(tail -1 baseline.run | sed 's/=== //'))"
+exit $result
