@@ -8,6 +8,7 @@
 #
 #   run-make-project.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 PROJECT_DIR WORK_DIR
 set -eu
+. "$(dirname "$0")/../lib/runs.sh"
 if [ $# -ne 7 ]; then
 	echo "usage: $0 BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 PROJECT_DIR WORK_DIR" >&2
 	exit 2
@@ -74,32 +75,11 @@ echo "ok: dependency files name their objects and make follows them"
 
 "$bin/popcorn-inspect" extract --isa aarch64 popcorn/shapes shapes.aarch64
 
-run() {
-	name=$1
-	shift
-	set +e
-	timeout 60 "$@" </dev/null >"$name.stdout" 2>"$name.stderr"
-	status=$?
-	set -e
-	{
-		echo "=== stdout"
-		cat "$name.stdout"
-		echo "=== stderr"
-		cat "$name.stderr"
-		echo "=== exit status $status"
-	} >"$name.run"
-}
 run baseline ./baseline/shapes
 run x86_64 ./popcorn/shapes
 run aarch64 "$qemu" ./shapes.aarch64
 result=0
-for isa in x86_64 aarch64; do
-	if ! cmp -s baseline.run "$isa.run"; then
-		echo "FAIL: the popcorn build on $isa differs from the baseline:"
-		diff -u baseline.run "$isa.run" || true
-		result=1
-	fi
-done
+same_as_baseline "the popcorn build" || result=1
 grep -q 'report lines' baseline.stdout || { cat baseline.run; fail "the baseline program did not run"; }
 [ $result -eq 0 ] && echo "ok: the make project gives the same output on x86_64, aarch64 and the baseline"
 exit $result

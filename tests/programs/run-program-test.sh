@@ -11,6 +11,7 @@
 # OPT is the optimization level of the popcorn build (default -O2).  A line
 # "// POPCORN-LDFLAGS: ..." in SOURCE adds link options to the popcorn build.
 set -eu
+. "$(dirname "$0")/../lib/runs.sh"
 if [ $# -lt 7 ]; then
 	echo "usage: $0 BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]" >&2
 	exit 2
@@ -48,35 +49,13 @@ if ! "$clang" --target=x86_64-linux-musl -nostdinc -isystem "$x86/include" \
 	exit 1
 fi
 
-# One run: stdout, stderr and the exit status in one file, for diff.
-run() {
-	name=$1
-	shift
-	set +e
-	timeout 60 "$@" </dev/null >"$name.stdout" 2>"$name.stderr"
-	status=$?
-	set -e
-	{
-		echo "=== stdout"
-		cat "$name.stdout"
-		echo "=== stderr"
-		cat "$name.stderr"
-		echo "=== exit status $status"
-	} >"$name.run"
-}
 
 run baseline ./baseline
 run x86_64 ./prog
 run aarch64 "$qemu" ./prog.aarch64
 
 result=0
-for isa in x86_64 aarch64; do
-	if ! cmp -s baseline.run "$isa.run"; then
-		echo "FAIL: popcorn $opt on $isa differs from the baseline:"
-		diff -u baseline.run "$isa.run" || true
-		result=1
-	fi
-done
+same_as_baseline "popcorn $opt" || result=1
 if [ ! -s baseline.stdout ] && [ ! -s baseline.stderr ]; then
 	echo "FAIL: the program printed nothing"
 	result=1
