@@ -17,7 +17,6 @@ struct LayoutSymbol {
   uint64_t Address = 0;
   uint64_t Size = 0;
   bool IsFunction = false;
-  bool IsHidden = false; // internal to the library that defined it
   std::string Section;
 };
 
@@ -28,8 +27,8 @@ llvm::Expected<std::vector<LayoutSymbol>> readLayoutSymbols(llvm::MemoryBufferRe
 
 /// Checks the executables of one program, one per ISA in AllIsas order: each
 /// function and data object defined by several ISAs has one address, and each
-/// data object in a shared region starts with the same bytes.  A hidden
-/// object whose size differs between ISAs is one ISA's own (musl's math
+/// data object in a shared region starts with the same bytes.  An object
+/// whose size differs between ISAs comes from per-ISA code (musl's math
 /// tables) and only needs its address.  The error names every offender.
 llvm::Error verifyLayout(llvm::ArrayRef<llvm::MemoryBufferRef> Executables);
 

@@ -10,6 +10,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 
 #define DEBUG_TYPE "popcorn-pin-constants"
@@ -21,12 +22,15 @@ namespace popcorn {
 // Private names (.str, .str.1, __const.main.tab) repeat in every module; the
 // prefix makes them unique in the program, and the same on every ISA because
 // the ISAs share this module.
-static std::string modulePrefix(const Module &M) {
-  return "__popcorn_const." + utohexstr(xxh3_64bits(M.getSourceFileName()), true) + ".";
+static std::string modulePrefix(const Module &M, PinConstantsPass::Naming Naming) {
+  StringRef Source = M.getSourceFileName();
+  if (Naming == PinConstantsPass::Naming::FileName)
+    Source = sys::path::filename(Source);
+  return "__popcorn_const." + utohexstr(xxh3_64bits(Source), true) + ".";
 }
 
 PreservedAnalyses PinConstantsPass::run(Module &M, ModuleAnalysisManager &) {
-  std::string Prefix = modulePrefix(M);
+  std::string Prefix = modulePrefix(M, ModuleNaming);
   bool Changed = false;
   for (GlobalVariable &GV : M.globals()) {
     if (!GV.isConstant() || GV.isDeclaration() || GV.hasSection() ||

@@ -1,14 +1,12 @@
 //===- PopcornLibcPlugin.cpp - popcorn's passes for compiling libc --------===//
 //
-// musl is compiled once per ISA with this plugin (libc-patches/build-musl.sh):
-// its calls get call-site records, so a stack walk can cross the libc frames
-// below the program's code that libc calls back (qsort -> comparator, libc's
-// start -> main), and its constants get one address on every ISA.  libc
-// itself has no migration points and may use assembly.
+// musl is compiled once per ISA with this plugin (libc-patches/build-musl.sh),
+// so its constants and string literals get one address on every ISA, like the
+// program's: a pointer libc hands out (setlocale's "C", strerror's messages)
+// means the same bytes wherever the thread runs.
 //
 //===----------------------------------------------------------------------===//
 #include "PinConstants.h"
-#include "RecordCallSites.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 
@@ -16,8 +14,7 @@ using namespace llvm;
 
 static void registerPasses(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-    MPM.addPass(popcorn::RecordCallSitesPass(popcorn::RecordCallSitesPass::Scope::Libc));
-    MPM.addPass(popcorn::PinConstantsPass());
+    MPM.addPass(popcorn::PinConstantsPass(popcorn::PinConstantsPass::Naming::FileName));
   });
 }
 

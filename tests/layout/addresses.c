@@ -2,6 +2,7 @@
  * string literals, stdout, a static local, and the bytes of initialized
  * data.  Every ISA's image of one multi-ISA executable must print the same:
  * that is what lets a pointer survive a migration. */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,9 @@ int main(void)
 	show("stdout", stdout);
 	show("stderr", stderr);
 	show("static local", &calls);
+	/* Literals and tables inside libc that libc hands out. */
+	show("setlocale", setlocale(LC_ALL, 0));
+	show("strerror", strerror(2));
 	dump("constants", constants, sizeof constants);
 	dump("points", points, sizeof points);
 	dump("names", names, sizeof names);
