@@ -71,6 +71,7 @@ for isa in "$@"; do
 			cat "$here/build-musl.sh"
 			echo "$cflags $CLANG"
 			patches_for "$isa" | while read -r p; do cat "$p"; done
+			cat "$here/$isa/remove-files.txt" 2>/dev/null || true
 			for f in $cflags; do
 				case $f in -fpass-plugin=*) cat "${f#-fpass-plugin=}" ;; esac
 			done
