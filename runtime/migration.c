@@ -118,7 +118,9 @@ __attribute__((constructor)) static void read_settings(void)
 	}
 }
 
-__attribute__((noinline)) void __popcorn_migration_point(void)
+/* preserve_all, as the compiler calls it: the caller keeps values in any
+ * register across the call, so this function saves every one it uses. */
+__attribute__((noinline, preserve_all)) void __popcorn_migration_point(void)
 {
 	if (!check_unwind)
 		return;

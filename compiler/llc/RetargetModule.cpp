@@ -33,11 +33,18 @@ void retargetModule(Module &M, const TargetMachine &TM) {
   M.setTargetTriple(TM.getTargetTriple().str());
   M.setDataLayout(TM.createDataLayout());
 
-  for (Function &F : M)
+  bool ToAArch64 = TM.getTargetTriple().isAArch64();
+  for (Function &F : M) {
     for (const char *Attr : IsaSpecificFnAttrs)
       F.removeFnAttr(Attr);
+    // "non-leaf" is aarch64's default frame-pointer policy when optimizing;
+    // x86-64's is none (the metadata's unwinding uses .eh_frame, not a
+    // frame-pointer chain).  -fno-omit-frame-pointer ("all") is kept.
+    if (!ToAArch64 && F.getFnAttribute("frame-pointer").getValueAsString() == "non-leaf")
+      F.addFnAttr("frame-pointer", "none");
+  }
 
-  if (TM.getTargetTriple().isAArch64())
+  if (ToAArch64)
     return;
   SmallVector<Module::ModuleFlagEntry, 8> Flags;
   M.getModuleFlagsMetadata(Flags);

@@ -5,6 +5,15 @@
 // gets a call-site record like every other call (RecordCallSites.cpp), so the
 // stack can be rewritten there.
 //
+// The slow path is a preserve_all call: the runtime saves every register it
+// touches, so the fast path needs no register saved around it, and a leaf
+// function's frame set-up moves into the cold block (shrink-wrapping).  The
+// runtime sees the caller's registers as they were at the call.
+//
+// A function that calls nothing gets the entry point only: its return is a
+// bounded number of instructions later, and the caller's next point follows.
+// A second test would cost as much as the small functions' bodies.
+//
 // Runs after inlining: a migration point inlined into a caller would be
 // there twice.
 //
@@ -13,6 +22,7 @@
 #include "Migratable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
@@ -39,17 +49,34 @@ struct MigrationPointBuilder {
     Instruction *Then = SplitBlockAndInsertIfThen(IsPending, Where, false, Unlikely);
     IRBuilder<> S(Then);
     CallInst *Call = S.CreateCall(SlowPath);
+    Call->setCallingConv(CallingConv::PreserveAll);
     Call->setDebugLoc(Where->getDebugLoc());
   }
 };
+
+// Calls that stay calls in the machine code; intrinsics mostly do not.
+static bool callsAnything(const Function &F) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (!isa<IntrinsicInst>(Call) || isa<MemIntrinsic>(Call))
+          return true;
+  return false;
+}
 } // namespace
 
 PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManager &) {
   LLVMContext &Ctx = M.getContext();
+  // Both live in the same statically linked image as the program: direct
+  // references, no GOT.
   auto *Pending = cast<GlobalVariable>(
       M.getOrInsertGlobal(PendingWordName, Type::getInt32Ty(Ctx)));
+  Pending->setDSOLocal(true);
   FunctionCallee SlowPath =
       M.getOrInsertFunction(MigrationPointName, FunctionType::get(Type::getVoidTy(Ctx), false));
+  auto *SlowPathFn = cast<Function>(SlowPath.getCallee());
+  SlowPathFn->setDSOLocal(true);
+  SlowPathFn->setCallingConv(CallingConv::PreserveAll);
   MigrationPointBuilder Builder{Pending, SlowPath,
                                 MDBuilder(Ctx).createBranchWeights(1, 1u << 20)};
 
@@ -58,9 +85,10 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
     if (!isMigratable(F))
       continue;
     SmallVector<Instruction *, 4> Returns;
-    for (BasicBlock &BB : F)
-      if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
-        Returns.push_back(Ret);
+    if (callsAnything(F))
+      for (BasicBlock &BB : F)
+        if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+          Returns.push_back(Ret);
     // Entry first: past the static allocas, which must stay in the entry block.
     BasicBlock::iterator Entry = F.getEntryBlock().getFirstInsertionPt();
     while (isa<AllocaInst>(*Entry))

@@ -1,5 +1,6 @@
 ; The entry and every return of a migratable function get a migration point:
-; a monotonic load of the pending word and an unlikely call of the slow path.
+; a monotonic load of the pending word and an unlikely preserve_all call of
+; the slow path.  A function that calls nothing gets the entry point only.
 ; Annotated and runtime functions get none.
 target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
 target triple = "aarch64-unknown-linux-musl"
@@ -13,22 +14,36 @@ target triple = "aarch64-unknown-linux-musl"
 ; CHECK-NEXT: %popcorn.pending = load atomic i32, ptr @__popcorn_migration_pending monotonic, align 4
 ; CHECK-NEXT: [[P:%.*]] = icmp ne i32 %popcorn.pending, 0
 ; CHECK-NEXT: br i1 [[P]], label {{.*}}, !prof [[UNLIKELY:![0-9]+]]
-; CHECK: call void @__popcorn_migration_point()
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK: call void @work()
 ; CHECK: load atomic i32, ptr @__popcorn_migration_pending monotonic
-; CHECK: call void @__popcorn_migration_point()
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK: ret i32 1
 ; CHECK: load atomic i32, ptr @__popcorn_migration_pending monotonic
-; CHECK: call void @__popcorn_migration_point()
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK: ret i32 2
 define i32 @two_returns(i1 %c) {
 entry:
   %x = alloca i32
+  call void @work()
   br i1 %c, label %a, label %b
 a:
   ret i32 1
 b:
   ret i32 2
 }
+
+; CHECK-LABEL: define i32 @leaf(
+; CHECK: load atomic i32, ptr @__popcorn_migration_pending monotonic
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: __popcorn_migration
+; CHECK: ret i32
+define i32 @leaf(i32 %a) {
+  %b = add i32 %a, 1
+  ret i32 %b
+}
+
+declare void @work()
 
 ; CHECK-LABEL: define void @pinned(
 ; CHECK-NOT: __popcorn_migration
@@ -44,4 +59,5 @@ define void @__popcorn_helper() {
   ret void
 }
 
+; CHECK: declare dso_local preserve_allcc void @__popcorn_migration_point()
 ; CHECK: [[UNLIKELY]] = !{!"branch_weights", i32 1, i32 1048576}
