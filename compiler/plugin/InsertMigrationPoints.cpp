@@ -42,8 +42,11 @@ struct MigrationPointBuilder {
 
   void insertBefore(Instruction *Where) {
     IRBuilder<> B(Where);
-    LoadInst *Word = B.CreateLoad(B.getInt32Ty(), Pending, "popcorn.pending");
-    Word->setAtomic(AtomicOrdering::Monotonic);
+    // Volatile: never merged with another test nor hoisted out of a loop,
+    // and a racing store gives the hardware's answer (LangRef), while x86-64
+    // still folds it into one cmp with memory (an atomic load it does not).
+    LoadInst *Word = B.CreateLoad(B.getInt32Ty(), Pending, /*isVolatile=*/true,
+                                  "popcorn.pending");
     Word->setAlignment(Align(4));
     Value *IsPending = B.CreateICmpNE(Word, B.getInt32(0));
     Instruction *Then = SplitBlockAndInsertIfThen(IsPending, Where, false, Unlikely);

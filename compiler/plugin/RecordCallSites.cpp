@@ -13,11 +13,15 @@
 // map can describe (a first-class aggregate) makes the record incomplete:
 // the runtime will not resume a thread there.
 //
-// Too many live values: x86-64's register allocator can run out of registers
-// when every deopt value must stay in its own home at the call (seen at 44
-// values in musl's vfprintf, and at under 24 in musl's crypt_blowfish.c
-// built -fPIC; 8 compiles all of musl).  Such a site gets an empty, incomplete record instead: the thread
-// is never resumed there, and the code is what it would be without popcorn.
+// Too many live values: x86-64's register allocator runs out of registers
+// when every deopt value must stay in its own home at the call (seen with 5-6
+// values at a 10-argument printf, at 44 in musl's vfprintf, and with
+// binary128 values: x86-64 has no callee-saved vector registers).  Where more
+// than a few values are live across a call, the cheapest of them move to the
+// stack first (demoteToStack): stored once after the definition, loaded
+// before each use.  The record then names their stack slot, which the code
+// reads after the return, so the record stays exact.  A first-class
+// aggregate, which no stack map describes, is moved likewise.
 //
 // Runs last in the middle end: after inlining, which would merge a callee's
 // records into its caller's.
@@ -39,6 +43,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #define DEBUG_TYPE "popcorn-call-sites"
 
@@ -141,6 +146,69 @@ liveAcrossCalls(Function &F, RecordCallSitesPass::Scope Scope) {
   return Result;
 }
 
+// The most SSA values one record keeps in their homes (see above).
+static cl::opt<unsigned> MaxLiveValues(
+    "popcorn-max-live-values", cl::init(4), cl::Hidden,
+    cl::desc("Values live across a call beyond this many move to the stack"));
+
+static bool fitsStackMap(const Value *V) {
+  Type *T = V->getType();
+  return T->isIntegerTy() || T->isFloatingPointTy() || T->isPointerTy() ||
+         (T->isVectorTy() && !isa<ScalableVectorType>(T));
+}
+
+// Which values move to the stack: at each call with too many live values,
+// those a stack map cannot describe, then floating-point and vector values
+// (x86-64 spills them at every call anyway), then those with the fewest uses.
+static SetVector<Value *>
+valuesToDemote(Function &F, const DenseMap<CallInst *, SmallVector<Value *, 16>> &LiveAcross) {
+  SetVector<Value *> Demote;
+  for (Instruction &I : instructions(F)) {
+    auto It = LiveAcross.find(dyn_cast<CallInst>(&I));
+    if (It == LiveAcross.end())
+      continue;
+    const SmallVector<Value *, 16> &Live = It->second;
+    SmallVector<Value *, 16> Candidates;
+    unsigned Kept = 0;
+    for (Value *V : Live) {
+      if (!fitsStackMap(V))
+        Demote.insert(V);
+      else if (!Demote.contains(V))
+        Candidates.push_back(V), ++Kept;
+    }
+    if (Kept <= MaxLiveValues)
+      continue;
+    auto cost = [](Value *V) {
+      bool InRegister = V->getType()->isIntegerTy() || V->getType()->isPointerTy();
+      return std::make_pair(InRegister, V->getNumUses());
+    };
+    llvm::stable_sort(Candidates, [&](Value *A, Value *B) { return cost(A) < cost(B); });
+    for (Value *V : ArrayRef(Candidates).take_front(Kept - MaxLiveValues))
+      Demote.insert(V);
+  }
+  return Demote;
+}
+
+// Moves V to a stack slot of its function (LLVM's reg2mem utilities).  An
+// argument is first copied into an instruction (a freeze, which changes
+// nothing of a defined value) so the utilities can handle it.
+static void demoteToStack(Value *V, Function &F) {
+  LLVM_DEBUG(dbgs() << "popcorn: to the stack in " << F.getName() << ": " << *V << "\n");
+  if (auto *Phi = dyn_cast<PHINode>(V)) {
+    DemotePHIToStack(Phi);
+    return;
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I) {
+    BasicBlock::iterator At = F.getEntryBlock().getFirstInsertionPt();
+    while (isa<AllocaInst>(*At))
+      ++At;
+    I = new FreezeInst(V, V->getName() + ".copy", At);
+    V->replaceUsesWithIf(I, [&](Use &U) { return U.getUser() != I; });
+  }
+  DemoteRegToStack(*I);
+}
+
 // One ID per call site, the same on every ISA: the program's ISAs share this
 // IR.  libc is compiled once per ISA, from per-ISA source trees, so there
 // only the file's name (not its directory) goes into the ID.
@@ -153,11 +221,6 @@ static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index,
   return xxh3_64bits(Key);
 }
 
-// The most SSA values one record keeps in their homes (see above).
-static cl::opt<unsigned> MaxLiveValues(
-    "popcorn-max-live-values", cl::init(4), cl::Hidden,
-    cl::desc("Call sites with more live values get an incomplete, empty record"));
-
 static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
                            ArrayRef<Value *> Live, uint64_t Id, bool Complete, bool InLibc) {
   IRBuilder<> B(Call);
@@ -165,14 +228,6 @@ static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
   SmallVector<Value *, 32> Deopt;
   uint64_t Header = (Complete ? CSR_COMPLETE : 0) | (InLibc ? CSR_LIBC : 0);
   Deopt.push_back(nullptr); // the header, known at the end
-  if (Live.size() > MaxLiveValues) {
-    LLVM_DEBUG(dbgs() << "popcorn: " << Live.size() << " live values at " << *Call
-                      << ": incomplete record\n");
-    Header &= ~uint64_t(CSR_COMPLETE);
-    Allocas = {};
-    Live = {};
-  }
-
   for (AllocaInst *A : Allocas) {
     std::optional<TypeSize> Size = A->getAllocationSize(DL);
     uint64_t Bytes = Size && !Size->isScalable() ? Size->getFixedValue() : 0;
@@ -185,7 +240,7 @@ static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
     if (T->isPointerTy()) {
       Deopt.push_back(B.getInt64(CSR_KIND_POINTER | Bytes << CSR_SIZE_SHIFT));
       Deopt.push_back(B.CreatePtrToInt(V, B.getInt64Ty()));
-    } else if (T->isIntegerTy() || T->isFloatingPointTy() || T->isVectorTy()) {
+    } else if (fitsStackMap(V)) {
       Deopt.push_back(B.getInt64(CSR_KIND_SCALAR | Bytes << CSR_SIZE_SHIFT));
       Deopt.push_back(V);
     } else {
@@ -212,6 +267,13 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
                             : !F.isDeclaration() && !F.getName().starts_with("__popcorn");
     if (!Instrumented)
       continue;
+    DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, CallScope);
+    for (SetVector<Value *> Demote = valuesToDemote(F, Live); !Demote.empty();
+         Demote = valuesToDemote(F, Live)) {
+      for (Value *V : Demote)
+        demoteToStack(V, F);
+      Live = liveAcrossCalls(F, CallScope);
+    }
     // Stack objects of fixed size.  A variable-length one (a VLA, alloca())
     // moves the frame's layout at run time: no record of the function is
     // complete then, and the thread is never resumed in that frame.
@@ -225,7 +287,6 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
           HasDynamicAlloca = true;
       }
 
-    DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, CallScope);
     SmallVector<CallInst *, 16> Calls;
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallInst>(&I); Call && Live.count(Call))

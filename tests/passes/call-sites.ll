@@ -31,4 +31,49 @@ entry:
   ret i32 %last
 }
 
+; Six integers live across a call: the four most used stay where the code
+; keeps them, the two used least (%e, %f: one use each) move to stack slots,
+; stored after their definition and loaded at their use.  The record lists
+; the slots (8 bytes each: 2 | 8 << 8 = 2050) and the four values.
+; CHECK-LABEL: define i64 @many_live(
+; CHECK: %f.reg2mem = alloca i64
+; CHECK: %e.reg2mem = alloca i64
+; CHECK: store i64 %e, ptr %e.reg2mem
+; CHECK: store i64 %f, ptr %f.reg2mem
+; CHECK: call i32 @callee(i32 0) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %f.reg2mem, i64 2050, ptr %e.reg2mem, i64 2048, i64 %a, i64 2048, i64 %b, i64 2048, i64 %c, i64 2048, i64 %d) ]
+; CHECK: load i64, ptr %e.reg2mem
+; CHECK: load i64, ptr %f.reg2mem
+define i64 @many_live(i64 %x) {
+  %a = add i64 %x, 1
+  %b = add i64 %x, 2
+  %c = add i64 %x, 3
+  %d = add i64 %x, 4
+  %e = add i64 %x, 5
+  %f = add i64 %x, 6
+  call i32 @callee(i32 0)
+  %s1 = add i64 %a, %b
+  %s2 = add i64 %s1, %c
+  %s3 = add i64 %s2, %d
+  %s4 = add i64 %s3, %e
+  %s5 = add i64 %s4, %f
+  %s6 = mul i64 %s5, %a
+  %s7 = mul i64 %s6, %b
+  %s8 = mul i64 %s7, %c
+  %s9 = mul i64 %s8, %d
+  ret i64 %s9
+}
+
+; A first-class aggregate has no stack-map location: it moves to the stack
+; and the record stays complete (header 1).
+; CHECK-LABEL: define i32 @aggregate_live(
+; CHECK: %pair.reg2mem = alloca { i32, i32 }
+; CHECK: call i32 @callee(i32 1) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %pair.reg2mem) ]
+define i32 @aggregate_live(i32 %v) {
+  %p0 = insertvalue { i32, i32 } undef, i32 %v, 0
+  %pair = insertvalue { i32, i32 } %p0, i32 %v, 1
+  call i32 @callee(i32 1)
+  %r = extractvalue { i32, i32 } %pair, 1
+  ret i32 %r
+}
+
 ; CHECK: attributes #[[ID]] = { "statepoint-id"="{{[0-9]+}}" }

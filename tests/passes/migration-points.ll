@@ -1,5 +1,5 @@
 ; The entry and every return of a migratable function get a migration point:
-; a monotonic load of the pending word and an unlikely preserve_all call of
+; a volatile load of the pending word and an unlikely preserve_all call of
 ; the slow path.  A function that calls nothing gets the entry point only.
 ; Annotated and runtime functions get none.
 target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
@@ -11,15 +11,15 @@ target triple = "aarch64-unknown-linux-musl"
 ; CHECK-LABEL: define i32 @two_returns(
 ; CHECK: entry:
 ; CHECK-NEXT: %x = alloca i32
-; CHECK-NEXT: %popcorn.pending = load atomic i32, ptr @__popcorn_migration_pending monotonic, align 4
+; CHECK-NEXT: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending, align 4
 ; CHECK-NEXT: [[P:%.*]] = icmp ne i32 %popcorn.pending, 0
 ; CHECK-NEXT: br i1 [[P]], label {{.*}}, !prof [[UNLIKELY:![0-9]+]]
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK: call void @work()
-; CHECK: load atomic i32, ptr @__popcorn_migration_pending monotonic
+; CHECK: load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK: ret i32 1
-; CHECK: load atomic i32, ptr @__popcorn_migration_pending monotonic
+; CHECK: load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK: ret i32 2
 define i32 @two_returns(i1 %c) {
@@ -34,7 +34,7 @@ b:
 }
 
 ; CHECK-LABEL: define i32 @leaf(
-; CHECK: load atomic i32, ptr @__popcorn_migration_pending monotonic
+; CHECK: load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK-NOT: __popcorn_migration
 ; CHECK: ret i32
