@@ -49,7 +49,9 @@ fi
 # compiled from aarch64 IR and calls this libc with aarch64's long double.
 isa_cflags() {
 	case $1 in
-	x86_64) echo "-O2 -ffunction-sections -fdata-sections -ffp-contract=off -mlong-double-128 ${MUSL_EXTRA_CFLAGS:-}" ;;
+	# aarch64's long double (binary128), char (unsigned) and wchar_t
+	# (unsigned int) on x86-64 too: one ABI for both (see the patches).
+	x86_64) echo "-O2 -ffunction-sections -fdata-sections -ffp-contract=off -mlong-double-128 -funsigned-char -Xclang -fwchar-type=int -Xclang -fno-signed-wchar ${MUSL_EXTRA_CFLAGS:-}" ;;
 	aarch64) echo "-O2 -ffunction-sections -fdata-sections -ffp-contract=off ${MUSL_EXTRA_CFLAGS:-}" ;;
 	*) echo "build-musl.sh: unknown ISA '$1'" >&2; exit 1 ;;
 	esac

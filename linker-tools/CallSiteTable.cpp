@@ -119,6 +119,7 @@ static Error decodeRecord(const Decoder &D, const Parser::RecordAccessor &R, Cal
     return Header.takeError();
   Out.Site.flags = ((*Header & CSR_COMPLETE) ? POPCORN_SITE_COMPLETE : 0) |
                    ((*Header & CSR_LIBC) ? POPCORN_SITE_LIBC : 0);
+  Out.Site.line = static_cast<uint32_t>(*Header >> CSR_LINE_SHIFT);
   for (unsigned I = 4; I < N; I += 2) {
     Expected<int64_t> Kind = D.constant(R.getLocation(I));
     if (!Kind)
@@ -303,6 +304,15 @@ static std::string shape(const CallSite &S) {
   return Text;
 }
 
+// "function 'f' (line 12)", or for libc "libc function 'f'".
+static std::string where(const CallSite &S) {
+  std::string Text = ((S.Site.flags & POPCORN_SITE_LIBC) ? "libc function '" : "function '") +
+                     S.FunctionName + "'";
+  if (S.Site.line)
+    Text += " (line " + std::to_string(S.Site.line) + ")";
+  return Text;
+}
+
 Error verifyCallSites(MutableArrayRef<CallSiteTable> Tables) {
   // An ID may have several return addresses when the back end duplicated a
   // block; each must have the same shape.
@@ -311,14 +321,8 @@ Error verifyCallSites(MutableArrayRef<CallSiteTable> Tables) {
     for (CallSite &S : Tables[I].Sites)
       ById[I].emplace(S.Site.id, &S);
 
-  // A libc site that differs between ISAs (libc is compiled per ISA) is not
-  // an error: no thread will be resumed in that frame.
-  auto demote = [&](uint64_t Id) {
-    for (auto &Table : ById)
-      for (auto [It, End] = Table.equal_range(Id); It != End; ++It)
-        It->second->Site.flags &= ~POPCORN_SITE_COMPLETE;
-  };
-
+  // libc's sites too: its callback files are compiled so that each ISA's
+  // optimizer keeps their calls alike (popcorn-libc-records-plugin).
   std::string Report;
   raw_string_ostream OS(Report);
   unsigned Offenders = 0;
@@ -330,23 +334,14 @@ Error verifyCallSites(MutableArrayRef<CallSiteTable> Tables) {
       std::string There = std::string(info(Tables[J].Target).Name);
       for (const auto &[Id, Site] : ById[I]) {
         auto Other = ById[J].find(Id);
-        bool InLibc = Site->Site.flags & POPCORN_SITE_LIBC;
         if (Other == ById[J].end()) {
-          if (InLibc) {
-            demote(Id);
-            continue;
-          }
           ++Offenders;
-          OS << format("  call site %#llx in function '%s' exists on %s but not on %s\n", Id,
-                       Site->FunctionName.c_str(), Here.c_str(), There.c_str());
+          OS << format("  call site %#llx in %s exists on %s but not on %s\n", Id,
+                       where(*Site).c_str(), Here.c_str(), There.c_str());
         } else if (I < J && shape(*Site) != shape(*Other->second)) {
-          if (InLibc) {
-            demote(Id);
-            continue;
-          }
           ++Offenders;
-          OS << format("  call site %#llx in function '%s' differs: %s has %s; %s has %s\n", Id,
-                       Site->FunctionName.c_str(), Here.c_str(), shape(*Site).c_str(),
+          OS << format("  call site %#llx in %s differs: %s has %s; %s has %s\n", Id,
+                       where(*Site).c_str(), Here.c_str(), shape(*Site).c_str(),
                        There.c_str(), shape(*Other->second).c_str());
         }
       }

@@ -125,8 +125,15 @@ __attribute__((noinline, preserve_all)) void __popcorn_migration_point(void)
 	if (!check_unwind)
 		return;
 	/* The caller's state at its return address: its stack pointer is this
-	 * frame's CFA, its frame pointer the one this frame's prologue saved. */
+	 * frame's CFA, its frame pointer the one this frame's prologue saved.
+	 * On aarch64 preserve_all's register saves can sit above the frame
+	 * record, where __builtin_dwarf_cfa() does not look: the stack pointer
+	 * at entry is the CFA there. */
 	uint64_t caller_fp = *(const uint64_t *)__builtin_frame_address(0);
-	check_stack((uint64_t)__builtin_return_address(0), (uint64_t)__builtin_dwarf_cfa(),
-	            caller_fp);
+#if defined(__aarch64__)
+	uint64_t caller_sp = (uint64_t)__builtin_sponentry();
+#else
+	uint64_t caller_sp = (uint64_t)__builtin_dwarf_cfa();
+#endif
+	check_stack((uint64_t)__builtin_return_address(0), caller_sp, caller_fp);
 }

@@ -144,6 +144,18 @@ CommandLine parseCommandLine(const std::vector<std::string> &Args) {
       CL.DryRun = true;
     } else if (Arg == "-s") {
       CL.Strip = true;
+    } else if (startsWith(Arg, "-fpopcorn-loop-period=")) {
+      std::string N = Arg.substr(std::string_view("-fpopcorn-loop-period=").size());
+      if (N.empty() || N.size() > 9 || N.find_first_not_of("0123456789") != std::string::npos)
+        CL.Errors.push_back("option '" + Arg + "': the period is a number of iterations (0: no loop points)");
+      else
+        CL.PassOptions.push_back("-popcorn-loop-period=" + N);
+    } else if (startsWith(Arg, "-fpopcorn-nomigrate=")) {
+      CL.PassOptions.push_back("-popcorn-nomigrate=" +
+                               Arg.substr(std::string_view("-fpopcorn-nomigrate=").size()));
+    } else if (startsWith(Arg, "-fpopcorn-")) {
+      CL.Errors.push_back("unknown popcorn option '" + Arg +
+                          "' (popcorn-clang knows -fpopcorn-loop-period=N and -fpopcorn-nomigrate=F,G,...)");
     } else if (isOneOf(Arg, Ignored)) {
       continue;
     } else if (isOneOf(Arg, InfoOptions) || startsWith(Arg, "-print-prog-name=") ||

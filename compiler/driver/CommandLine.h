@@ -43,6 +43,7 @@ struct CommandLine {
   bool WritesDependencies = false;         // -MD or -MMD
   bool HasDependencyFile = false;          // -MF
   bool HasDependencyTarget = false;        // -MT or -MQ
+  std::vector<std::string> PassOptions;    // -fpopcorn-*, as pass plugin options
   std::vector<std::string> InfoRequests;   // --version, -dumpmachine, ...
   std::vector<std::string> Errors;         // one message each, no prefix
 };

@@ -121,20 +121,44 @@ static std::string replaceExtension(StringRef Path, StringRef Ext) {
   return std::string(Result);
 }
 
+// The last -g option decides, as in clang.
+static bool wantsDebugInfo(const CommandLine &CL) {
+  bool Wants = false;
+  for (const std::string &Arg : CL.FrontendArgs)
+    if (Arg.rfind("-g", 0) == 0)
+      Wants = Arg != "-g0";
+  return Wants;
+}
+
 static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &Exec,
                           const std::string &Source, const std::string &Object) {
   std::string Bitcode = Exec.temporary(sys::path::stem(Source), "bc");
   std::vector<std::string> FrontEnd = frontendCommand(CL, TC);
-  FrontEnd.push_back("-fpass-plugin=" + TC.LibDir + "/popcorn-plugin.so");
+  std::string Plugin = TC.LibDir + "/popcorn-plugin.so";
+  FrontEnd.push_back("-fpass-plugin=" + Plugin);
+  // A pass plugin's options exist once it is loaded; -load loads it before
+  // clang reads the -mllvm options (-fpass-plugin only later).
+  if (!CL.PassOptions.empty())
+    FrontEnd.insert(FrontEnd.end(), {"-Xclang", "-load", "-Xclang", Plugin});
+  for (const std::string &Option : CL.PassOptions)
+    FrontEnd.insert(FrontEnd.end(), {"-mllvm", Option});
   if (CL.WritesDependencies && !CL.HasDependencyFile)
     FrontEnd.insert(FrontEnd.end(), {"-MF", replaceExtension(Object, "d")});
   if (CL.WritesDependencies && !CL.HasDependencyTarget)
     FrontEnd.insert(FrontEnd.end(), {"-MT", Object});
+  // Call-site records carry their source line, for the link's mismatch
+  // reports; without -g the line tables go no further than the records.
+  bool LinesOnly = !wantsDebugInfo(CL);
+  if (LinesOnly)
+    FrontEnd.push_back("-gline-tables-only");
   FrontEnd.insert(FrontEnd.end(), {"-O" + CL.OptLevel, "-emit-llvm", "-c", Source, "-o", Bitcode});
   if (!Exec.run(FrontEnd))
     return false;
-  return Exec.run({TC.BinDir + "/popcorn-llc", "-O" + backEndOptLevel(CL.OptLevel), Bitcode,
-                   "-o", Object});
+  std::vector<std::string> BackEnd = {TC.BinDir + "/popcorn-llc",
+                                      "-O" + backEndOptLevel(CL.OptLevel), Bitcode, "-o", Object};
+  if (LinesOnly)
+    BackEnd.push_back("-strip-debug");
+  return Exec.run(BackEnd);
 }
 
 static int printInfo(const CommandLine &CL, const Toolchain &TC) {

@@ -13,6 +13,7 @@
 #include "popcorn/Isa.h"
 #include "popcorn/MultiIsaFile.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -42,6 +43,11 @@ static cl::opt<char> OptLevel("O", cl::desc("Optimization level: 0, 1, 2, 3"),
 static cl::opt<std::string>
     OnlyIsa("only-isa", cl::desc("Write a plain object of this ISA only"),
             cl::value_desc("isa"), cl::cat(Category));
+
+static cl::opt<bool> StripDebug(
+    "strip-debug",
+    cl::desc("Drop debug information (the line tables popcorn-clang adds for call-site records)"),
+    cl::cat(Category));
 
 static const char *ToolName = "popcorn-llc";
 
@@ -73,6 +79,9 @@ static std::unique_ptr<TargetMachine> createTargetMachine(const IsaInfo &Info) {
   // A __thread variable must live at an ordinary address that is the same on
   // every ISA; the runtime provides __emutls_get_address.
   Options.EmulatedTLS = true;
+  // Constructors and destructors in .init_array/.fini_array, which musl runs
+  // (clang's driver asks for this on Linux; TargetOptions' default is .ctors).
+  Options.UseInitArray = true;
   std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
       std::string(Info.Triple), std::string(Info.Cpu), "", Options, Reloc::Static,
       CodeModel::Small, codeGenOptLevel()));
@@ -133,6 +142,8 @@ int main(int argc, char **argv) {
   Expected<std::unique_ptr<Module>> Canonical = parseBitcodeFile(**Input, Context);
   if (!Canonical)
     fail(InputFile + ": " + toString(Canonical.takeError()));
+  if (StripDebug)
+    StripDebugInfo(**Canonical);
 
   if (!OnlyIsa.empty()) {
     std::optional<Isa> I = parseIsa(OnlyIsa);

@@ -14,17 +14,25 @@
 // bounded number of instructions later, and the caller's next point follows.
 // A second test would cost as much as the small functions' bodies.
 //
+// With -popcorn-loop-period=N (popcorn-clang -fpopcorn-loop-period=N) every
+// loop also gets a point on its back edges, tested once every N iterations:
+// a countdown in a register, so a long loop without calls is left within N
+// iterations at the cost of a decrement and a branch per iteration.
+//
 // Runs after inlining: a migration point inlined into a caller would be
 // there twice.
 //
 //===----------------------------------------------------------------------===//
 #include "InsertMigrationPoints.h"
 #include "Migratable.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
@@ -40,7 +48,8 @@ struct MigrationPointBuilder {
   FunctionCallee SlowPath;
   MDNode *Unlikely;
 
-  void insertBefore(Instruction *Where) {
+  // Returns the block the fast and the slow path join in.
+  BasicBlock *insertBefore(Instruction *Where) {
     IRBuilder<> B(Where);
     // Volatile: never merged with another test nor hoisted out of a loop,
     // and a racing store gives the hardware's answer (LangRef), while x86-64
@@ -54,6 +63,7 @@ struct MigrationPointBuilder {
     CallInst *Call = S.CreateCall(SlowPath);
     Call->setCallingConv(CallingConv::PreserveAll);
     Call->setDebugLoc(Where->getDebugLoc());
+    return Where->getParent();
   }
 };
 
@@ -66,9 +76,48 @@ static bool callsAnything(const Function &F) {
           return true;
   return false;
 }
+
+// A loop's back edges, found before any block is split.
+struct LoopBackEdges {
+  BasicBlock *Header;
+  SmallVector<BasicBlock *, 2> Latches;
+};
+
+// Every Period-th time a back edge is taken, the migration point runs.  The
+// countdown is a phi in the header: Period on entry to the loop, the
+// decremented value (or Period again after a test) on each back edge.
+static void insertOnBackEdges(const LoopBackEdges &Loop, unsigned Period,
+                              MigrationPointBuilder &Builder) {
+  BasicBlock *Header = Loop.Header;
+  IRBuilder<> H(Header, Header->begin());
+  PHINode *Countdown = H.CreatePHI(H.getInt32Ty(), 2, "popcorn.countdown");
+  SmallVector<std::pair<BasicBlock *, Value *>, 4> BackEdgeValues;
+  for (BasicBlock *Latch : Loop.Latches) {
+    Instruction *Branch = Latch->getTerminator();
+    IRBuilder<> B(Branch);
+    Value *Left = B.CreateSub(Countdown, B.getInt32(1), "popcorn.countdown.next");
+    Value *Due = B.CreateICmpEQ(Left, B.getInt32(0));
+    Instruction *Test = SplitBlockAndInsertIfThen(Due, Branch, false, Builder.Unlikely);
+    BasicBlock *Tested = Builder.insertBefore(Test);
+    // Branch now ends the block both paths join in.
+    IRBuilder<> J(Branch->getParent(), Branch->getParent()->begin());
+    PHINode *Next = J.CreatePHI(J.getInt32Ty(), 2, "popcorn.countdown.reset");
+    Next->addIncoming(Left, Latch);
+    Next->addIncoming(J.getInt32(Period), Tested);
+    BackEdgeValues.push_back({Branch->getParent(), Next});
+  }
+  for (BasicBlock *Pred : predecessors(Header)) {
+    auto It = llvm::find_if(BackEdgeValues, [&](auto &E) { return E.first == Pred; });
+    Countdown->addIncoming(It != BackEdgeValues.end() ? It->second : H.getInt32(Period), Pred);
+  }
+}
 } // namespace
 
-PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManager &) {
+static cl::opt<unsigned> LoopPeriod(
+    "popcorn-loop-period", cl::init(0),
+    cl::desc("Test for a pending migration every N iterations of each loop (0: never)"));
+
+PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   LLVMContext &Ctx = M.getContext();
   // Both live in the same statically linked image as the program: direct
   // references, no GOT.
@@ -87,6 +136,16 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
   for (Function &F : M) {
     if (!isMigratable(F))
       continue;
+    SmallVector<LoopBackEdges, 4> Loops;
+    if (LoopPeriod) {
+      auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+      for (Loop *L : FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder()) {
+        Loops.push_back({L->getHeader(), {}});
+        L->getLoopLatches(Loops.back().Latches);
+      }
+    }
+    for (const LoopBackEdges &Loop : Loops)
+      insertOnBackEdges(Loop, LoopPeriod, Builder);
     SmallVector<Instruction *, 4> Returns;
     if (callsAnything(F))
       for (BasicBlock &BB : F)
@@ -99,8 +158,8 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
     Builder.insertBefore(&*Entry);
     for (Instruction *Ret : Returns)
       Builder.insertBefore(Ret);
-    LLVM_DEBUG(dbgs() << "popcorn: " << 1 + Returns.size() << " migration points in "
-                      << F.getName() << "\n");
+    LLVM_DEBUG(dbgs() << "popcorn: " << 1 + Returns.size() << " migration points and "
+                      << Loops.size() << " loops in " << F.getName() << "\n");
     Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

@@ -4,6 +4,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
 
@@ -33,9 +34,13 @@ static bool hasNoMigrateAnnotation(const Function &F) {
   return false;
 }
 
+static cl::list<std::string> NoMigrate(
+    "popcorn-nomigrate", cl::CommaSeparated,
+    cl::desc("Functions without migration points (popcorn-clang -fpopcorn-nomigrate=F,G)"));
+
 bool isMigratable(const Function &F) {
   return !F.isDeclaration() && !F.getName().starts_with("__popcorn") &&
-         !hasNoMigrateAnnotation(F);
+         !hasNoMigrateAnnotation(F) && !llvm::is_contained(NoMigrate, F.getName());
 }
 
 } // namespace popcorn

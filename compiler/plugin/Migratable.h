@@ -15,8 +15,9 @@ inline constexpr llvm::StringLiteral PendingWordName = "__popcorn_migration_pend
 inline constexpr llvm::StringLiteral MigrationPointName = "__popcorn_migration_point";
 
 /// A function gets migration points and call-site records unless it is a
-/// declaration, belongs to the runtime (__popcorn_*), or is annotated
-/// __attribute__((annotate("popcorn_nomigrate"))).
+/// declaration, belongs to the runtime (__popcorn_*), is annotated
+/// __attribute__((annotate("popcorn_nomigrate"))) or named in
+/// -popcorn-nomigrate (popcorn-clang -fpopcorn-nomigrate=F,G).
 bool isMigratable(const llvm::Function &F);
 
 } // namespace popcorn

@@ -1,20 +1,145 @@
 //===- PopcornLibcRecordsPlugin.cpp - Call-site records in libc -----------===//
 //
-// Experimental (POPCORN_LIBC_RECORDS): gives musl's calls call-site records,
-// so a stack walk can cross the libc frames below the program's code that
-// libc calls back (qsort -> comparator, libc's start -> main).  libc itself
-// has no migration points.
+// A thread can be in the program's code while libc frames lie below it: libc
+// calls back into the program.  Those frames must be walked and rewritten
+// like the program's, so the calls of musl's functions on such a path that
+// lead back (the callback, or the next function on the path) get call-site
+// records (libc itself has no migration points).  The rest of libc never
+// holds a frame below a migration point.
+//
+// The thread's base (libc_start_main_stage2 -> main, pthread start -> start
+// routine) ends a walk, so those callers need no records for main or the
+// start routine; constructors, exit handlers and destructors do.
+//
+// libc is compiled once per ISA, so these calls must come out of each ISA's
+// optimizer alike for their records to match (same ID, same values): before
+// optimizing, the functions on a path and any that call back are kept from
+// being inlined and their loops from being unrolled, decisions that depend on
+// the ISA's cost model.  Everything else optimizes as usual.
 //
 //===----------------------------------------------------------------------===//
 #include "RecordCallSites.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
 
+// musl 1.2.3's functions on the way from the program into one of its
+// callbacks (DESIGN.md section 4), by source file (relative to src/).  The
+// bases of threads (libc_start_main_stage2 -> main, pthread's start ->
+// start routine) end every walk and need no records.
+struct CallbackPath {
+  const char *File;
+  std::initializer_list<const char *> Functions;
+};
+static const CallbackPath CallbackPaths[] = {
+    {"env/__libc_start_main.c", {"libc_start_init"}}, // constructors
+    {"exit/exit.c", {"exit", "libc_exit_fini"}},      // destructors
+    {"exit/atexit.c", {"__funcs_on_exit", "call"}},   // atexit handlers
+    {"exit/at_quick_exit.c", {"__funcs_on_quick_exit"}},
+    {"exit/quick_exit.c", {"quick_exit"}},
+    {"stdlib/qsort.c", {"__qsort_r", "sift", "trinkle"}},
+    {"stdlib/qsort_nr.c", {"qsort", "wrapper_cmp"}},
+    {"stdlib/bsearch.c", {"bsearch"}},
+    {"search/tsearch.c", {"tsearch"}},
+    {"search/tfind.c", {"tfind"}},
+    {"search/tdelete.c", {"tdelete"}},
+    {"search/twalk.c", {"twalk", "walk"}},
+    {"search/tdestroy.c", {"tdestroy"}},
+    {"search/lsearch.c", {"lsearch", "lfind"}},
+    {"misc/nftw.c", {"nftw", "do_nftw"}},
+    {"legacy/ftw.c", {"ftw"}},
+    {"dirent/scandir.c", {"scandir"}},
+    {"thread/pthread_create.c", {"__pthread_exit"}}, // cleanup handlers
+    {"thread/pthread_key_create.c", {"__pthread_tsd_run_dtors"}},
+    {"thread/pthread_once.c", {"__pthread_once", "__pthread_once_full"}},
+    {"thread/call_once.c", {"call_once"}},
+};
+
+static const CallbackPath *callbackPath(StringRef SourceFile) {
+  for (const CallbackPath &Path : CallbackPaths)
+    if (SourceFile.ends_with(std::string("src/") + Path.File))
+      return &Path;
+  return nullptr;
+}
+
+static bool isOnPath(StringRef Name) {
+  for (const CallbackPath &Path : CallbackPaths)
+    if (llvm::is_contained(Path.Functions, Name))
+      return true;
+  return false;
+}
+
+// A call that may lead back into the program: through a function pointer
+// (the callback itself), or to a function on a path, by its own name or by
+// the alias it is called through (exit calls __funcs_on_exit, a weak alias
+// in exit.c).
+static bool leadsBack(const CallBase &Call) {
+  const Value *Callee = Call.getCalledOperand()->stripPointerCasts();
+  if (isa<InlineAsm>(Callee))
+    return false;
+  if (const auto *Alias = dyn_cast<GlobalAlias>(Callee)) {
+    if (isOnPath(Alias->getName()))
+      return true;
+    Callee = Alias->getAliaseeObject();
+  }
+  const auto *F = dyn_cast<Function>(Callee);
+  return !F || isOnPath(F->getName());
+}
+
+namespace {
+// Keeps the calls that lead back where the source has them: a function that
+// makes such calls is not inlined, and its loops are not unrolled.
+struct KeepCallsInPlacePass : PassInfoMixin<KeepCallsInPlacePass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
+    if (!callbackPath(M.getSourceFileName()))
+      return PreservedAnalyses::all();
+    auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+    for (Function &F : M) {
+      if (F.isDeclaration())
+        continue;
+      bool CallsBack = llvm::any_of(instructions(F), [](Instruction &I) {
+        auto *Call = dyn_cast<CallBase>(&I);
+        return Call && !isa<IntrinsicInst>(Call) && leadsBack(*Call);
+      });
+      if (!CallsBack && !isOnPath(F.getName()))
+        continue;
+      F.removeFnAttr(Attribute::AlwaysInline);
+      F.addFnAttr(Attribute::NoInline);
+      for (Loop *L : FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder())
+        addStringMetadataToLoop(L, "llvm.loop.unroll.disable", 1);
+    }
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+};
+
+struct LibcCallSitesPass : PassInfoMixin<LibcCallSitesPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
+    const CallbackPath *Path = callbackPath(M.getSourceFileName());
+    if (!Path)
+      return PreservedAnalyses::all();
+    auto OnPath = [Path](const Function &F) {
+      return llvm::is_contained(Path->Functions, F.getName());
+    };
+    return popcorn::RecordCallSitesPass({OnPath, leadsBack}).run(M, AM);
+  }
+  static bool isRequired() { return true; }
+};
+} // namespace
+
 static void registerPasses(PassBuilder &PB) {
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(KeepCallsInPlacePass());
+  });
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-    MPM.addPass(popcorn::RecordCallSitesPass(popcorn::RecordCallSitesPass::Scope::Libc));
+    MPM.addPass(LibcCallSitesPass());
   });
 }
 

@@ -60,10 +60,12 @@ static bool isTracked(const Value *V) {
   return !T->isVoidTy() && !T->isTokenTy() && !T->isLabelTy() && !T->isMetadataTy();
 }
 
-static bool needsRecord(const CallInst &Call, RecordCallSitesPass::Scope Scope) {
+bool RecordCallSitesPass::recorded(const CallInst &Call) const {
   if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles() ||
       Call.hasFnAttr(Attribute::ReturnsTwice))
     return false;
+  if (CallScope == Scope::Libc)
+    return Paths.LeadsBack(Call);
   // Through aliases too: musl calls many functions by an alias name.
   const auto *Callee =
       dyn_cast<Function>(Call.getCalledOperand()->stripPointerCastsAndAliases());
@@ -81,7 +83,7 @@ static bool needsRecord(const CallInst &Call, RecordCallSitesPass::Scope Scope) 
 // CFG: live-out(B) = union of live-in(S) for successors S, plus the values S's
 // phis take along the edge B->S.
 static DenseMap<CallInst *, SmallVector<Value *, 16>>
-liveAcrossCalls(Function &F, RecordCallSitesPass::Scope Scope) {
+liveAcrossCalls(Function &F, function_ref<bool(const CallInst &)> Recorded) {
   DenseMap<const Value *, unsigned> Order; // a stable numbering for output
   for (Argument &A : F.args())
     Order[&A] = Order.size();
@@ -134,7 +136,7 @@ liveAcrossCalls(Function &F, RecordCallSitesPass::Scope Scope) {
   for (BasicBlock *BB : PostOrder) {
     SmallSetVector<Value *, 16> Live = liveOut(BB);
     for (Instruction &I : reverse(*BB)) {
-      if (auto *Call = dyn_cast<CallInst>(&I); Call && needsRecord(*Call, Scope)) {
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && Recorded(*Call)) {
         SmallVector<Value *, 16> After(Live.begin(), Live.end());
         llvm::erase(After, Call);
         llvm::sort(After, [&](Value *A, Value *B) { return Order[A] < Order[B]; });
@@ -227,6 +229,10 @@ static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
   const DataLayout &DL = Call->getModule()->getDataLayout();
   SmallVector<Value *, 32> Deopt;
   uint64_t Header = (Complete ? CSR_COMPLETE : 0) | (InLibc ? CSR_LIBC : 0);
+  // The line names the site in a mismatch report (popcorn-clang compiles
+  // with line tables for this, and drops them from objects built without -g).
+  if (const DebugLoc &Loc = Call->getDebugLoc())
+    Header |= uint64_t(Loc.getLine()) << CSR_LINE_SHIFT;
   Deopt.push_back(nullptr); // the header, known at the end
   for (AllocaInst *A : Allocas) {
     std::optional<TypeSize> Size = A->getAllocationSize(DL);
@@ -264,15 +270,16 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M) {
     bool Instrumented = CallScope == Scope::Program
                             ? isMigratable(F)
-                            : !F.isDeclaration() && !F.getName().starts_with("__popcorn");
+                            : !F.isDeclaration() && Paths.OnPath(F);
     if (!Instrumented)
       continue;
-    DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, CallScope);
+    auto Recorded = [this](const CallInst &Call) { return recorded(Call); };
+    DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, Recorded);
     for (SetVector<Value *> Demote = valuesToDemote(F, Live); !Demote.empty();
          Demote = valuesToDemote(F, Live)) {
       for (Value *V : Demote)
         demoteToStack(V, F);
-      Live = liveAcrossCalls(F, CallScope);
+      Live = liveAcrossCalls(F, Recorded);
     }
     // Stack objects of fixed size.  A variable-length one (a VLA, alloca())
     // moves the frame's layout at run time: no record of the function is

@@ -2,7 +2,10 @@
 #ifndef POPCORN_PLUGIN_RECORDCALLSITES_H
 #define POPCORN_PLUGIN_RECORDCALLSITES_H
 
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/PassManager.h"
+#include <functional>
 
 namespace popcorn {
 
@@ -21,12 +24,24 @@ namespace popcorn {
 class RecordCallSitesPass : public llvm::PassInfoMixin<RecordCallSitesPass> {
 public:
   enum class Scope { Program, Libc };
-  explicit RecordCallSitesPass(Scope S = Scope::Program) : CallScope(S) {}
+  /// In libc only some functions are on a path back into the program, and
+  /// only some of their calls: those get records.
+  struct LibcPaths {
+    std::function<bool(const llvm::Function &)> OnPath;
+    std::function<bool(const llvm::CallBase &)> LeadsBack;
+  };
+  /// Every migratable function of the program, and every call in it that
+  /// may reach a migration point.
+  RecordCallSitesPass() = default;
+  explicit RecordCallSitesPass(LibcPaths Paths)
+      : CallScope(Scope::Libc), Paths(std::move(Paths)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
 private:
-  Scope CallScope;
+  bool recorded(const llvm::CallInst &Call) const;
+  Scope CallScope = Scope::Program;
+  LibcPaths Paths;
 };
 
 } // namespace popcorn

@@ -4,7 +4,8 @@
 // reads, this encoding of a call site's "deopt" operand bundle.  The bundle
 // becomes the call's stack-map record, whose locations appear in order:
 //
-//   Constant  header: CSR_COMPLETE if every live value is recorded
+//   Constant  header: CSR_COMPLETE if every live value is recorded, CSR_LIBC,
+//             and the call's source line << CSR_LINE_SHIFT (0: unknown)
 //   then for each recorded value, two locations:
 //   Constant  kind | (size << CSR_SIZE_SHIFT): the alloca's size for stack
 //             objects, else the value's size in the IR (the location's own
@@ -19,8 +20,8 @@
 
 enum {
   CSR_COMPLETE = 1,   /* header: the site can be resumed after a rewrite */
-  CSR_LIBC = 2,       /* header: a libc call back into the program; libc is
-                         compiled per ISA, so its ISAs' frames may differ */
+  CSR_LIBC = 2,       /* header: in libc, on the way back into the program */
+  CSR_LINE_SHIFT = 8, /* header: the source line above the flags */
 
   CSR_KIND_SCALAR = 0,  /* an integer or floating-point value */
   CSR_KIND_POINTER = 1, /* a pointer, recorded as an integer in its home */

@@ -66,6 +66,8 @@ struct popcorn_call_site {
 	uint16_t cfa_register;    /* DWARF register number */
 	int32_t cfa_offset;
 	uint32_t frame_size;      /* bytes between the CFA and the stack pointer */
+	uint32_t line;            /* source line of the call, 0 if unknown */
+	uint32_t reserved;
 };
 
 enum {

@@ -19,13 +19,16 @@ run() {
 	} >"$name.run"
 }
 
-# same_as_baseline WHAT: 0 if x86_64.run and aarch64.run equal baseline.run,
-# else prints the differences.
+# same_as_baseline WHAT [RUN...]: 0 if each RUN.run (default: x86_64 and
+# aarch64) equals baseline.run, else prints the differences.
 same_as_baseline() {
+	what=$1
+	shift
+	[ $# -gt 0 ] || set -- x86_64 aarch64
 	same=0
-	for isa in x86_64 aarch64; do
+	for isa in "$@"; do
 		if ! cmp -s baseline.run "$isa.run"; then
-			echo "FAIL: $1 on $isa differs from the baseline:"
+			echo "FAIL: $what on $isa differs from the baseline:"
 			diff -u baseline.run "$isa.run" || true
 			same=1
 		fi

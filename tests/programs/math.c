@@ -1,5 +1,5 @@
 /* libm in double and long double (binary128 on every ISA here). */
-// POPCORN-LDFLAGS: -lm
+// POPCORN-FLAGS: -lm
 #include <float.h>
 #include <math.h>
 #include <stdio.h>

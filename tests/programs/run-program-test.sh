@@ -4,12 +4,13 @@
 #   1. popcorn-clang, the x86-64 image, run natively;
 #   2. popcorn-clang, the aarch64 image extracted from the same file, run
 #      under qemu-aarch64;
-#   3. the baseline: plain clang -O2, static, against the same x86-64 musl.
+#   3. the baseline: plain clang -O2, static, against the same x86-64 musl;
+#   4. 1 and 2 again with the unwinding self-check (POPCORN_CHECK_UNWIND=1).
 #
 #   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
 #
 # OPT is the optimization level of the popcorn build (default -O2).  A line
-# "// POPCORN-LDFLAGS: ..." in SOURCE adds link options to the popcorn build.
+# "// POPCORN-FLAGS: ..." in SOURCE adds options to the popcorn build (compile and link).
 set -eu
 . "$(dirname "$0")/../lib/runs.sh"
 if [ $# -lt 7 ]; then
@@ -23,10 +24,10 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 
-ldflags=$(sed -n 's,^// POPCORN-LDFLAGS: *,,p' "$src")
+popcornflags=$(sed -n 's,^// POPCORN-FLAGS: *,,p' "$src")
 
 # Builds: each failure is reported with the tool's messages.
-if ! timeout 300 "$bin/popcorn-clang" "$opt" "$src" $ldflags -o prog 2>build.err; then
+if ! timeout 300 "$bin/popcorn-clang" "$opt" "$src" $popcornflags -o prog 2>build.err; then
 	echo "FAIL: popcorn-clang $opt $src"
 	cat build.err
 	exit 1
@@ -53,12 +54,17 @@ fi
 run baseline ./baseline
 run x86_64 ./prog
 run aarch64 "$qemu" ./prog.aarch64
+# The unwinding self-check: every migration point is taken and walks the
+# whole stack with the migration metadata; any failure aborts the run.
+run x86_64-unwind env POPCORN_CHECK_UNWIND=1 ./prog
+run aarch64-unwind env POPCORN_CHECK_UNWIND=1 "$qemu" ./prog.aarch64
 
 result=0
 same_as_baseline "popcorn $opt" || result=1
+same_as_baseline "popcorn $opt with POPCORN_CHECK_UNWIND=1" x86_64-unwind aarch64-unwind || result=1
 if [ ! -s baseline.stdout ] && [ ! -s baseline.stderr ]; then
 	echo "FAIL: the program printed nothing"
 	result=1
 fi
-[ $result -eq 0 ] && echo "ok: $(basename "$src") $opt: x86_64, aarch64 and the baseline agree ($(wc -l <baseline.stdout) lines, $(tail -1 baseline.run | sed 's/=== //'))"
+[ $result -eq 0 ] && echo "ok: $(basename "$src") $opt: x86_64, aarch64 (also with the unwinding self-check) and the baseline agree ($(wc -l <baseline.stdout) lines, $(tail -1 baseline.run | sed 's/=== //'))"
 exit $result
