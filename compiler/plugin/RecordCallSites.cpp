@@ -16,12 +16,13 @@
 // Too many live values: x86-64's register allocator runs out of registers
 // when every deopt value must stay in its own home at the call (seen with 5-6
 // values at a 10-argument printf, at 44 in musl's vfprintf, and with
-// binary128 values: x86-64 has no callee-saved vector registers).  Where more
-// than a few values are live across a call, the cheapest of them move to the
-// stack first (demoteToStack): stored once after the definition, loaded
-// before each use.  The record then names their stack slot, which the code
-// reads after the return, so the record stays exact.  A first-class
-// aggregate, which no stack map describes, is moved likewise.
+// binary128 values: x86-64 has no callee-saved vector registers).  At a call
+// with more than a few live values, the others cross the call through stack
+// slots (copyAcrossCall): stored just before the call, loaded just after it,
+// and the code after the call uses the loaded values.  The record names the
+// slots, so a value written there is the value the code goes on with, and
+// the code between calls keeps its registers.  A first-class aggregate, which
+// no stack map describes, crosses likewise.
 //
 // Runs last in the middle end: after inlining, which would merge a callee's
 // records into its caller's.
@@ -43,7 +44,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
-#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
 
 #define DEBUG_TYPE "popcorn-call-sites"
 
@@ -159,56 +160,60 @@ static bool fitsStackMap(const Value *V) {
          (T->isVectorTy() && !isa<ScalableVectorType>(T));
 }
 
-// Which values move to the stack: at each call with too many live values,
-// those a stack map cannot describe, then floating-point and vector values
-// (x86-64 spills them at every call anyway), then those with the fewest uses.
-static SetVector<Value *>
-valuesToDemote(Function &F, const DenseMap<CallInst *, SmallVector<Value *, 16>> &LiveAcross) {
-  SetVector<Value *> Demote;
-  for (Instruction &I : instructions(F)) {
-    auto It = LiveAcross.find(dyn_cast<CallInst>(&I));
-    if (It == LiveAcross.end())
-      continue;
-    const SmallVector<Value *, 16> &Live = It->second;
-    SmallVector<Value *, 16> Candidates;
-    unsigned Kept = 0;
-    for (Value *V : Live) {
-      if (!fitsStackMap(V))
-        Demote.insert(V);
-      else if (!Demote.contains(V))
-        Candidates.push_back(V), ++Kept;
-    }
-    if (Kept <= MaxLiveValues)
-      continue;
+// The values that cross Call through the stack: those a stack map cannot
+// describe, then floating-point and vector values (x86-64 spills them at
+// every call anyway), then those with the fewest uses.
+static SmallVector<Value *, 8> valuesToCopy(ArrayRef<Value *> Live) {
+  SmallVector<Value *, 8> Copy, Kept;
+  for (Value *V : Live)
+    (fitsStackMap(V) ? Kept : Copy).push_back(V);
+  if (Kept.size() > MaxLiveValues) {
     auto cost = [](Value *V) {
       bool InRegister = V->getType()->isIntegerTy() || V->getType()->isPointerTy();
       return std::make_pair(InRegister, V->getNumUses());
     };
-    llvm::stable_sort(Candidates, [&](Value *A, Value *B) { return cost(A) < cost(B); });
-    for (Value *V : ArrayRef(Candidates).take_front(Kept - MaxLiveValues))
-      Demote.insert(V);
+    llvm::stable_sort(Kept, [&](Value *A, Value *B) { return cost(A) < cost(B); });
+    Copy.append(Kept.begin(), Kept.end() - MaxLiveValues);
   }
-  return Demote;
+  return Copy;
 }
 
-// Moves V to a stack slot of its function (LLVM's reg2mem utilities).  An
-// argument is first copied into an instruction (a freeze, which changes
-// nothing of a defined value) so the utilities can handle it.
-static void demoteToStack(Value *V, Function &F) {
-  LLVM_DEBUG(dbgs() << "popcorn: to the stack in " << F.getName() << ": " << *V << "\n");
-  if (auto *Phi = dyn_cast<PHINode>(V)) {
-    DemotePHIToStack(Phi);
-    return;
+// V crosses Call through a stack slot.  Uses the call can reach read the
+// reloaded value, the others V; where both reach a use, a phi merges them
+// (SSAUpdater).
+static void copyAcrossCall(Value *V, CallInst *Call) {
+  Function &F = *Call->getFunction();
+  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses a call of " << F.getName()
+                    << " on the stack\n");
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  AllocaInst *Slot = Entry.CreateAlloca(V->getType(), nullptr, V->getName() + ".across");
+  BasicBlock *CallBB = Call->getParent();
+  new StoreInst(V, Slot, Call->getIterator());
+  auto *Reload = new LoadInst(V->getType(), Slot, V->getName() + ".reload",
+                              std::next(Call->getIterator()));
+  BasicBlock *DefBB =
+      isa<Instruction>(V) ? cast<Instruction>(V)->getParent() : &F.getEntryBlock();
+
+  SSAUpdater Updater;
+  Updater.Initialize(V->getType(), V->getName());
+  Updater.AddAvailableValue(DefBB, V);
+  Updater.AddAvailableValue(CallBB, Reload);
+  SmallVector<Use *, 16> Uses;
+  for (Use &U : V->uses())
+    Uses.push_back(&U);
+  for (Use *U : Uses) {
+    auto *User = cast<Instruction>(U->getUser());
+    if (isa<PHINode>(User)) {
+      Updater.RewriteUse(*U); // the value at the end of the incoming block
+    } else if (User->getParent() == CallBB) {
+      if (!User->comesBefore(Reload))
+        U->set(Reload);
+      else if (DefBB != CallBB)
+        U->set(Updater.GetValueInMiddleOfBlock(CallBB));
+    } else if (User->getParent() != DefBB) {
+      Updater.RewriteUse(*U);
+    } // else: below V in its own block, before any path through the call
   }
-  auto *I = dyn_cast<Instruction>(V);
-  if (!I) {
-    BasicBlock::iterator At = F.getEntryBlock().getFirstInsertionPt();
-    while (isa<AllocaInst>(*At))
-      ++At;
-    I = new FreezeInst(V, V->getName() + ".copy", At);
-    V->replaceUsesWithIf(I, [&](Use &U) { return U.getUser() != I; });
-  }
-  DemoteRegToStack(*I);
 }
 
 // One ID per call site, the same on every ISA: the program's ISAs share this
@@ -275,10 +280,26 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       continue;
     auto Recorded = [this](const CallInst &Call) { return recorded(Call); };
     DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, Recorded);
-    for (SetVector<Value *> Demote = valuesToDemote(F, Live); !Demote.empty();
-         Demote = valuesToDemote(F, Live)) {
-      for (Value *V : Demote)
-        demoteToStack(V, F);
+    // One crowded call at a time, in program order: its copies change what
+    // is live across the others (never adding to a call's count: a copy
+    // only replaces a value by its reload or a merge of both).
+    for (unsigned Round = 0;; ++Round) {
+      if (Round > 4 * Live.size() + 8)
+        report_fatal_error("popcorn: live values across the calls of '" + F.getName() +
+                           "' do not settle");
+      CallInst *Crowded = nullptr;
+      SmallVector<Value *, 8> Copy;
+      for (Instruction &I : instructions(F)) {
+        auto It = Live.find(dyn_cast<CallInst>(&I));
+        if (It != Live.end() && !(Copy = valuesToCopy(It->second)).empty()) {
+          Crowded = It->first;
+          break;
+        }
+      }
+      if (!Crowded)
+        break;
+      for (Value *V : Copy)
+        copyAcrossCall(V, Crowded);
       Live = liveAcrossCalls(F, Recorded);
     }
     // Stack objects of fixed size.  A variable-length one (a VLA, alloca())

@@ -32,17 +32,20 @@ entry:
 }
 
 ; Six integers live across a call: the four most used stay where the code
-; keeps them, the two used least (%e, %f: one use each) move to stack slots,
-; stored after their definition and loaded at their use.  The record lists
-; the slots (8 bytes each: 2 | 8 << 8 = 2050) and the four values.
+; keeps them, the two used least (%e, %f: one use each) cross the call
+; through stack slots: stored just before it, loaded just after it, and the
+; code after the call uses the loads.  The record lists the slots (8 bytes
+; each: 2 | 8 << 8 = 2050) and the four values.
 ; CHECK-LABEL: define i64 @many_live(
-; CHECK: %f.reg2mem = alloca i64
-; CHECK: %e.reg2mem = alloca i64
-; CHECK: store i64 %e, ptr %e.reg2mem
-; CHECK: store i64 %f, ptr %f.reg2mem
-; CHECK: call i32 @callee(i32 0) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %f.reg2mem, i64 2050, ptr %e.reg2mem, i64 2048, i64 %a, i64 2048, i64 %b, i64 2048, i64 %c, i64 2048, i64 %d) ]
-; CHECK: load i64, ptr %e.reg2mem
-; CHECK: load i64, ptr %f.reg2mem
+; CHECK: %f.across = alloca i64
+; CHECK: %e.across = alloca i64
+; CHECK: store i64 %e, ptr %e.across
+; CHECK-NEXT: store i64 %f, ptr %f.across
+; CHECK-NEXT: call i32 @callee(i32 0) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %f.across, i64 2050, ptr %e.across, i64 2048, i64 %a, i64 2048, i64 %b, i64 2048, i64 %c, i64 2048, i64 %d) ]
+; CHECK-NEXT: %f.reload = load i64, ptr %f.across
+; CHECK-NEXT: %e.reload = load i64, ptr %e.across
+; CHECK: %s4 = add i64 %s3, %e.reload
+; CHECK-NEXT: %s5 = add i64 %s4, %f.reload
 define i64 @many_live(i64 %x) {
   %a = add i64 %x, 1
   %b = add i64 %x, 2
@@ -63,11 +66,56 @@ define i64 @many_live(i64 %x) {
   ret i64 %s9
 }
 
-; A first-class aggregate has no stack-map location: it moves to the stack
-; and the record stays complete (header 1).
+; In a loop whose call is taken only sometimes, the code that does not pass
+; the call keeps using the value itself: the loop merges it with the reload
+; of the iterations that called.  Seven values are live across the call; the
+; three used least (%n, %t, %k) cross it on the stack.
+; CHECK-LABEL: define i64 @crowded_in_loop(
+; CHECK: loop:
+; CHECK: %k{{[0-9]+}} = phi i64 [ %k, %entry ], [ %k{{[0-9]+}}, %next ]
+; CHECK: call:
+; CHECK: store i64 %k{{[0-9]+}}, ptr %k.across
+; CHECK: call i32 @callee(i32 2) {{.*}}ptr %k.across, i64 2048, i64 %a, i64 2048, i64 %b, i64 2048, i64 %c, i64 2048, i64 %i) ]
+; CHECK: %k.reload = load i64, ptr %k.across
+; CHECK: next:
+; CHECK: %k{{[0-9]+}} = phi i64 [ %k.reload, %call ], [ %k{{[0-9]+}}, %loop ]
+; CHECK: exit:
+; CHECK-NEXT: %r = add i64 %s.next, %k{{[0-9]+}}
+define i64 @crowded_in_loop(i64 %n, i64 %a, i64 %b, i64 %c) {
+entry:
+  %k = mul i64 %n, 3
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %next ]
+  %s = phi i64 [ 0, %entry ], [ %s.next, %next ]
+  %t = add i64 %s, %a
+  %odd = and i64 %i, 7
+  %rare = icmp eq i64 %odd, 0
+  br i1 %rare, label %call, label %next
+call:
+  call i32 @callee(i32 2)
+  br label %next
+next:
+  %u = add i64 %t, %b
+  %v = add i64 %u, %c
+  %s.next = add i64 %v, %i
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  %r = add i64 %s.next, %k
+  %r2 = add i64 %r, %a
+  %r3 = add i64 %r2, %b
+  %r4 = add i64 %r3, %c
+  ret i64 %r4
+}
+
+; A first-class aggregate has no stack-map location: it crosses the call on
+; the stack and the record stays complete (header 1).
 ; CHECK-LABEL: define i32 @aggregate_live(
-; CHECK: %pair.reg2mem = alloca { i32, i32 }
-; CHECK: call i32 @callee(i32 1) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %pair.reg2mem) ]
+; CHECK: %pair.across = alloca { i32, i32 }
+; CHECK: call i32 @callee(i32 1) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %pair.across) ]
+; CHECK-NEXT: %pair.reload = load { i32, i32 }, ptr %pair.across
 define i32 @aggregate_live(i32 %v) {
   %p0 = insertvalue { i32, i32 } undef, i32 %v, 0
   %pair = insertvalue { i32, i32 } %p0, i32 %v, 1
