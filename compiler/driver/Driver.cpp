@@ -137,9 +137,10 @@ static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &
   std::string Plugin = TC.LibDir + "/popcorn-plugin.so";
   FrontEnd.push_back("-fpass-plugin=" + Plugin);
   // A pass plugin's options exist once it is loaded; -load loads it before
-  // clang reads the -mllvm options (-fpass-plugin only later).
-  if (!CL.PassOptions.empty())
-    FrontEnd.insert(FrontEnd.end(), {"-Xclang", "-load", "-Xclang", Plugin});
+  // clang reads the -mllvm options (-fpass-plugin only later).  The list of
+  // libc's functions spares their calls call-site records (LibcFunctions.h).
+  FrontEnd.insert(FrontEnd.end(), {"-Xclang", "-load", "-Xclang", Plugin, "-mllvm",
+                                   "-popcorn-libc-functions=" + TC.LibDir + "/libc-functions.txt"});
   for (const std::string &Option : CL.PassOptions)
     FrontEnd.insert(FrontEnd.end(), {"-mllvm", Option});
   if (CL.WritesDependencies && !CL.HasDependencyFile)

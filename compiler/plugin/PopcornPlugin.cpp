@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InsertMigrationPoints.h"
+#include "LibcFunctions.h"
 #include "PinConstants.h"
 #include "RecordCallSites.h"
 #include "RejectNonPortable.h"
@@ -22,7 +23,7 @@ static void registerPasses(PassBuilder &PB) {
   // After every optimization: what the back ends get.
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(popcorn::InsertMigrationPointsPass());
-    MPM.addPass(popcorn::RecordCallSitesPass());
+    MPM.addPass(popcorn::RecordCallSitesPass(popcorn::neverCallsBack));
     MPM.addPass(popcorn::PinConstantsPass());
   });
   // For opt -passes=... in tests.
@@ -35,7 +36,7 @@ static void registerPasses(PassBuilder &PB) {
         else if (Name == "popcorn-migration-points")
           MPM.addPass(popcorn::InsertMigrationPointsPass());
         else if (Name == "popcorn-call-sites")
-          MPM.addPass(popcorn::RecordCallSitesPass());
+          MPM.addPass(popcorn::RecordCallSitesPass(popcorn::neverCallsBack));
         else
           return false;
         return true;

@@ -72,7 +72,7 @@ bool RecordCallSitesPass::recorded(const CallInst &Call) const {
       dyn_cast<Function>(Call.getCalledOperand()->stripPointerCastsAndAliases());
   if (!Callee)
     return true; // indirect: may reach anything
-  if (Callee->isIntrinsic())
+  if (Callee->isIntrinsic() || (NeverCallsBack && NeverCallsBack(*Callee)))
     return false;
   StringRef Name = Callee->getName();
   if (Name == MigrationPointName)

@@ -31,8 +31,11 @@ public:
     std::function<bool(const llvm::CallBase &)> LeadsBack;
   };
   /// Every migratable function of the program, and every call in it that
-  /// may reach a migration point.
-  RecordCallSitesPass() = default;
+  /// may reach a migration point.  Calls to functions NeverCallsBack accepts
+  /// (libc's, but for qsort and the like) cannot.
+  explicit RecordCallSitesPass(
+      std::function<bool(const llvm::Function &)> NeverCallsBack = {})
+      : NeverCallsBack(std::move(NeverCallsBack)) {}
   explicit RecordCallSitesPass(LibcPaths Paths)
       : CallScope(Scope::Libc), Paths(std::move(Paths)) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
@@ -41,6 +44,7 @@ public:
 private:
   bool recorded(const llvm::CallInst &Call) const;
   Scope CallScope = Scope::Program;
+  std::function<bool(const llvm::Function &)> NeverCallsBack;
   LibcPaths Paths;
 };
 

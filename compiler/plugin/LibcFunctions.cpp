@@ -1,0 +1,56 @@
+//===- LibcFunctions.cpp - libc calls that never lead back ----------------===//
+//
+// musl's global functions come from a list made when musl is built (every
+// function libc.a defines); the few whose calls can come back into the
+// program are named here.  libc's side of those paths has its records
+// (PopcornLibcRecordsPlugin.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "LibcFunctions.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Function.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace popcorn {
+
+static cl::opt<std::string> LibcFunctionsFile(
+    "popcorn-libc-functions", cl::desc("File listing libc's functions, one a line"),
+    cl::value_desc("file"));
+
+// Public functions of musl that call a function pointer of the program, now
+// or later (exit runs atexit handlers, pthread_exit destructors).
+static const char *const CallsBack[] = {
+    "qsort", "qsort_r", "bsearch", "tsearch", "tfind", "tdelete", "twalk", "tdestroy",
+    "lsearch", "lfind", "nftw", "ftw", "scandir", "exit", "quick_exit", "pthread_exit",
+    "thrd_exit", "pthread_once", "call_once",
+};
+
+static const StringSet<> &libcFunctions() {
+  static StringSet<> Names = [] {
+    StringSet<> Set;
+    if (LibcFunctionsFile.empty())
+      return Set;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> File = MemoryBuffer::getFile(LibcFunctionsFile);
+    if (!File)
+      report_fatal_error("popcorn: cannot read " + Twine(LibcFunctionsFile) + ": " +
+                         File.getError().message());
+    SmallVector<StringRef, 0> Lines;
+    (*File)->getBuffer().split(Lines, '\n', -1, false);
+    for (StringRef Name : Lines)
+      Set.insert(Name.trim());
+    return Set;
+  }();
+  return Names;
+}
+
+bool neverCallsBack(const Function &F) {
+  return F.isDeclaration() && libcFunctions().contains(F.getName()) &&
+         !is_contained(CallsBack, F.getName());
+}
+
+} // namespace popcorn
