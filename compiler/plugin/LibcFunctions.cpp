@@ -2,11 +2,11 @@
 //
 // musl's global functions come from a list made when musl is built (every
 // function libc.a defines); the few whose calls can come back into the
-// program are named here.  libc's side of those paths has its records
-// (PopcornLibcRecordsPlugin.cpp).
+// program are in LibcCallbacks.h, with libc's side of those paths.
 //
 //===----------------------------------------------------------------------===//
 #include "LibcFunctions.h"
+#include "LibcCallbacks.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Function.h"
@@ -21,14 +21,6 @@ namespace popcorn {
 static cl::opt<std::string> LibcFunctionsFile(
     "popcorn-libc-functions", cl::desc("File listing libc's functions, one a line"),
     cl::value_desc("file"));
-
-// Public functions of musl that call a function pointer of the program, now
-// or later (exit runs atexit handlers, pthread_exit destructors).
-static const char *const CallsBack[] = {
-    "qsort", "qsort_r", "bsearch", "tsearch", "tfind", "tdelete", "twalk", "tdestroy",
-    "lsearch", "lfind", "nftw", "ftw", "scandir", "exit", "quick_exit", "pthread_exit",
-    "thrd_exit", "pthread_once", "call_once",
-};
 
 static const StringSet<> &libcFunctions() {
   static StringSet<> Names = [] {
@@ -50,7 +42,7 @@ static const StringSet<> &libcFunctions() {
 
 bool neverCallsBack(const Function &F) {
   return F.isDeclaration() && libcFunctions().contains(F.getName()) &&
-         !is_contained(CallsBack, F.getName());
+         !is_contained(LibcFunctionsCallingBack, F.getName());
 }
 
 } // namespace popcorn

@@ -18,6 +18,7 @@
 // the ISA's cost model.  Everything else optimizes as usual.
 //
 //===----------------------------------------------------------------------===//
+#include "LibcCallbacks.h"
 #include "RecordCallSites.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/InlineAsm.h"
@@ -29,48 +30,17 @@
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
+using namespace popcorn;
 
-// musl 1.2.3's functions on the way from the program into one of its
-// callbacks (DESIGN.md section 4), by source file (relative to src/).  The
-// bases of threads (libc_start_main_stage2 -> main, pthread's start ->
-// start routine) end every walk and need no records.
-struct CallbackPath {
-  const char *File;
-  std::initializer_list<const char *> Functions;
-};
-static const CallbackPath CallbackPaths[] = {
-    {"env/__libc_start_main.c", {"libc_start_init"}}, // constructors
-    {"exit/exit.c", {"exit", "libc_exit_fini"}},      // destructors
-    {"exit/atexit.c", {"__funcs_on_exit", "call"}},   // atexit handlers
-    {"exit/at_quick_exit.c", {"__funcs_on_quick_exit"}},
-    {"exit/quick_exit.c", {"quick_exit"}},
-    {"stdlib/qsort.c", {"__qsort_r", "sift", "trinkle"}},
-    {"stdlib/qsort_nr.c", {"qsort", "wrapper_cmp"}},
-    {"stdlib/bsearch.c", {"bsearch"}},
-    {"search/tsearch.c", {"tsearch"}},
-    {"search/tfind.c", {"tfind"}},
-    {"search/tdelete.c", {"tdelete"}},
-    {"search/twalk.c", {"twalk", "walk"}},
-    {"search/tdestroy.c", {"tdestroy"}},
-    {"search/lsearch.c", {"lsearch", "lfind"}},
-    {"misc/nftw.c", {"nftw", "do_nftw"}},
-    {"legacy/ftw.c", {"ftw"}},
-    {"dirent/scandir.c", {"scandir"}},
-    {"thread/pthread_create.c", {"__pthread_exit"}}, // cleanup handlers
-    {"thread/pthread_key_create.c", {"__pthread_tsd_run_dtors"}},
-    {"thread/pthread_once.c", {"__pthread_once", "__pthread_once_full"}},
-    {"thread/call_once.c", {"call_once"}},
-};
-
-static const CallbackPath *callbackPath(StringRef SourceFile) {
-  for (const CallbackPath &Path : CallbackPaths)
+static const LibcCallbackPath *callbackPath(StringRef SourceFile) {
+  for (const LibcCallbackPath &Path : LibcCallbackPaths)
     if (SourceFile.ends_with(std::string("src/") + Path.File))
       return &Path;
   return nullptr;
 }
 
 static bool isOnPath(StringRef Name) {
-  for (const CallbackPath &Path : CallbackPaths)
+  for (const LibcCallbackPath &Path : LibcCallbackPaths)
     if (llvm::is_contained(Path.Functions, Name))
       return true;
   return false;
@@ -122,7 +92,7 @@ struct KeepCallsInPlacePass : PassInfoMixin<KeepCallsInPlacePass> {
 
 struct LibcCallSitesPass : PassInfoMixin<LibcCallSitesPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
-    const CallbackPath *Path = callbackPath(M.getSourceFileName());
+    const LibcCallbackPath *Path = callbackPath(M.getSourceFileName());
     if (!Path)
       return PreservedAnalyses::all();
     auto OnPath = [Path](const Function &F) {

@@ -9,9 +9,7 @@
 // used after it).  Pointers go in as integers: the back end then records
 // them where the code keeps them instead of in a copy, so a value written
 // there during a rewrite is the value the code uses after the return
-// (DESIGN.md section 3, -use-registers-for-deopt-values).  A value no stack
-// map can describe (a first-class aggregate) makes the record incomplete:
-// the runtime will not resume a thread there.
+// (DESIGN.md section 3, -use-registers-for-deopt-values).
 //
 // Too many live values: x86-64's register allocator runs out of registers
 // when every deopt value must stay in its own home at the call (seen with 5-6
@@ -248,15 +246,13 @@ static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
   for (Value *V : Live) {
     Type *T = V->getType();
     uint64_t Bytes = T->isSized() ? DL.getTypeStoreSize(T).getKnownMinValue() : 0;
+    assert(fitsStackMap(V) && "other values cross their calls on the stack");
     if (T->isPointerTy()) {
       Deopt.push_back(B.getInt64(CSR_KIND_POINTER | Bytes << CSR_SIZE_SHIFT));
       Deopt.push_back(B.CreatePtrToInt(V, B.getInt64Ty()));
-    } else if (fitsStackMap(V)) {
+    } else {
       Deopt.push_back(B.getInt64(CSR_KIND_SCALAR | Bytes << CSR_SIZE_SHIFT));
       Deopt.push_back(V);
-    } else {
-      Header &= ~uint64_t(CSR_COMPLETE);
-      LLVM_DEBUG(dbgs() << "popcorn: cannot record " << *V << "\n");
     }
   }
   Deopt[0] = B.getInt64(Header);
