@@ -73,6 +73,7 @@ struct Decoder {
   Expected<popcorn_value> value(const Parser::LocationAccessor &L, uint64_t Kind) const {
     popcorn_value V{};
     V.kind = Kind & CSR_KIND_MASK;
+    V.location_size = L.getSizeInBytes();
     if (V.kind == CSR_KIND_ALLOCA) {
       V.alloca_size = Kind >> CSR_SIZE_SHIFT;
       V.size = L.getSizeInBytes();
@@ -118,7 +119,8 @@ static Error decodeRecord(const Decoder &D, const Parser::RecordAccessor &R, Cal
   if (!Header)
     return Header.takeError();
   Out.Site.flags = ((*Header & CSR_COMPLETE) ? POPCORN_SITE_COMPLETE : 0) |
-                   ((*Header & CSR_LIBC) ? POPCORN_SITE_LIBC : 0);
+                   ((*Header & CSR_LIBC) ? POPCORN_SITE_LIBC : 0) |
+                   ((*Header & CSR_VA_LIST) ? POPCORN_SITE_VA_LIST : 0);
   Out.Site.line = static_cast<uint32_t>(*Header >> CSR_LINE_SHIFT);
   for (unsigned I = 4; I < N; I += 2) {
     Expected<int64_t> Kind = D.constant(R.getLocation(I));
@@ -215,7 +217,9 @@ Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
           S.Site.id = Records->getID();
           S.Site.function = F.getFunctionAddress();
           S.Site.return_address = F.getFunctionAddress() + Records->getInstructionOffset();
-          S.Site.frame_size = F.getStackSize();
+          // Bytes from the CFA down to the stack pointer.  x86-64's stack
+          // size leaves out the return address the call pushed.
+          S.Site.frame_size = F.getStackSize() + (Table.Target == Isa::X86_64 ? 8 : 0);
           S.FunctionName = Functions.count(S.Site.function) ? Functions[S.Site.function]
                                                             : "<unknown function>";
           if (Error E = decodeRecord(D, *Records, S))

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RetargetModule.h"
+#include "../plugin/ObjectStackSlot.h"
 #include "popcorn/Isa.h"
 #include "popcorn/MultiIsaFile.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -98,6 +99,8 @@ static SmallVector<char, 0> compileForIsa(const Module &Canonical, const IsaInfo
   std::unique_ptr<TargetMachine> TM = createTargetMachine(Info);
   std::unique_ptr<Module> M = CloneModule(Canonical);
   retargetModule(*M, *TM);
+  if (!lowerObjectStackSlots(*M))
+    fail("no object-stack slot on " + Twine(Info.Name));
   if (verifyModule(*M, &errs()))
     fail("the " + Twine(Info.Name) + " module is not valid IR after retargeting");
 

@@ -24,14 +24,15 @@ inline const char *const LibcFunctionsCallingBack[] = {
 
 // libc's functions on the way from those entry points to the callback, by
 // source file (relative to src/).  The bases of threads
-// (libc_start_main_stage2 -> main, pthread's start -> start routine) end
-// every walk and need no records.
+// (libc_start_main_stage2 -> constructors, main, exit; pthread's start ->
+// start routine) are the last frame of every walk: a rewrite lays them out
+// on the destination like any other frame.
 struct LibcCallbackPath {
   const char *File;
   std::initializer_list<const char *> Functions;
 };
 inline const LibcCallbackPath LibcCallbackPaths[] = {
-    {"env/__libc_start_main.c", {"libc_start_init"}}, // constructors
+    {"env/__libc_start_main.c", {"libc_start_main_stage2", "libc_start_init"}},
     {"exit/exit.c", {"exit", "libc_exit_fini"}},      // destructors
     {"exit/atexit.c", {"__funcs_on_exit", "call"}},   // atexit handlers
     {"exit/at_quick_exit.c", {"__funcs_on_quick_exit"}},
@@ -48,7 +49,7 @@ inline const LibcCallbackPath LibcCallbackPaths[] = {
     {"misc/nftw.c", {"nftw", "do_nftw"}},
     {"legacy/ftw.c", {"ftw"}},
     {"dirent/scandir.c", {"scandir"}},
-    {"thread/pthread_create.c", {"__pthread_exit"}}, // cleanup handlers
+    {"thread/pthread_create.c", {"start", "start_c11", "__pthread_exit"}},
     {"thread/pthread_key_create.c", {"__pthread_tsd_run_dtors"}},
     {"thread/pthread_once.c", {"__pthread_once", "__pthread_once_full"}},
     {"thread/call_once.c", {"call_once"}},

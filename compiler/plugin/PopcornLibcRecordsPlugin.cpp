@@ -8,8 +8,8 @@
 // holds a frame below a migration point.
 //
 // The thread's base (libc_start_main_stage2 -> main, pthread start -> start
-// routine) ends a walk, so those callers need no records for main or the
-// start routine; constructors, exit handlers and destructors do.
+// routine) is the last frame of a walk; its calls are recorded too, so a
+// rewrite can lay it out on the destination ISA.
 //
 // libc is compiled once per ISA, so these calls must come out of each ISA's
 // optimizer alike for their records to match (same ID, same values): before
@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LibcCallbacks.h"
+#include "ObjectStack.h"
 #include "RecordCallSites.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/InlineAsm.h"
@@ -98,7 +99,12 @@ struct LibcCallSitesPass : PassInfoMixin<LibcCallSitesPass> {
     auto OnPath = [Path](const Function &F) {
       return llvm::is_contained(Path->Functions, F.getName());
     };
-    return popcorn::RecordCallSitesPass({OnPath, leadsBack}).run(M, AM);
+    // Their stack objects go to the object stack, as the program's do: a
+    // rewrite moves these frames too (qsort's arrays of pointers into its
+    // own locals).  The module is already for its final ISA.
+    popcorn::ObjectStackPass(OnPath, /*LowerSlots=*/true).run(M, AM);
+    popcorn::RecordCallSitesPass({OnPath, leadsBack}).run(M, AM);
+    return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
 };

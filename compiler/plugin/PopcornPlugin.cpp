@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "InsertMigrationPoints.h"
 #include "LibcFunctions.h"
+#include "Migratable.h"
+#include "ObjectStack.h"
 #include "PinConstants.h"
 #include "RecordCallSites.h"
 #include "RejectNonPortable.h"
@@ -23,6 +25,7 @@ static void registerPasses(PassBuilder &PB) {
   // After every optimization: what the back ends get.
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(popcorn::InsertMigrationPointsPass());
+    MPM.addPass(popcorn::ObjectStackPass(popcorn::isMigratable, /*LowerSlots=*/false));
     MPM.addPass(popcorn::RecordCallSitesPass(popcorn::neverCallsBack));
     MPM.addPass(popcorn::PinConstantsPass());
   });
@@ -35,6 +38,8 @@ static void registerPasses(PassBuilder &PB) {
           MPM.addPass(popcorn::PinConstantsPass());
         else if (Name == "popcorn-migration-points")
           MPM.addPass(popcorn::InsertMigrationPointsPass());
+        else if (Name == "popcorn-object-stack")
+          MPM.addPass(popcorn::ObjectStackPass(popcorn::isMigratable, /*LowerSlots=*/false));
         else if (Name == "popcorn-call-sites")
           MPM.addPass(popcorn::RecordCallSitesPass(popcorn::neverCallsBack));
         else

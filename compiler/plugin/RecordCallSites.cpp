@@ -4,9 +4,11 @@
 // a migration point: any function but intrinsics and the runtime's own
 // helpers.  A libc function counts (qsort calls back into the program).
 //
-// Which values: the function's stack objects (allocas, recorded as frame
-// addresses) and every SSA value live across the call (defined before it,
-// used after it).  Pointers go in as integers: the back end then records
+// Which values: every SSA value live across the call (defined before it,
+// used after it), and the native stack slots of values that cross crowded
+// calls (below; recorded as frame addresses and sizes).  The program's own
+// stack objects are on the object stack (ObjectStack.cpp runs first), the
+// same memory on every ISA: nothing to record.  Pointers go in as integers: the back end then records
 // them where the code keeps them instead of in a copy, so a value written
 // there during a rewrite is the value the code uses after the return
 // (DESIGN.md section 3, -use-registers-for-deopt-values).
@@ -37,6 +39,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
@@ -227,11 +230,10 @@ static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index,
 }
 
 static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
-                           ArrayRef<Value *> Live, uint64_t Id, bool Complete, bool InLibc) {
+                           ArrayRef<Value *> Live, uint64_t Id, uint64_t Header) {
   IRBuilder<> B(Call);
   const DataLayout &DL = Call->getModule()->getDataLayout();
   SmallVector<Value *, 32> Deopt;
-  uint64_t Header = (Complete ? CSR_COMPLETE : 0) | (InLibc ? CSR_LIBC : 0);
   // The line names the site in a mismatch report (popcorn-clang compiles
   // with line tables for this, and drops them from objects built without -g).
   if (const DebugLoc &Loc = Call->getDebugLoc())
@@ -298,9 +300,11 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
         copyAcrossCall(V, Crowded);
       Live = liveAcrossCalls(F, Recorded);
     }
-    // Stack objects of fixed size.  A variable-length one (a VLA, alloca())
-    // moves the frame's layout at run time: no record of the function is
-    // complete then, and the thread is never resumed in that frame.
+    // Stack objects left on the native stack: the slots of values that
+    // cross crowded calls (the program's own objects are on the object stack
+    // by now, ObjectStack.cpp), whose contents a rewrite copies.  A
+    // variable-length one would move the frame's layout at run time: no
+    // record of the function is complete then.
     SmallVector<AllocaInst *, 8> Allocas;
     bool HasDynamicAlloca = false;
     for (Instruction &I : instructions(F))
@@ -310,6 +314,17 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
         else
           HasDynamicAlloca = true;
       }
+
+    // A va_list points into the native frame (the register save area), so
+    // no frame of a function that starts one is rewritten.  Conservative:
+    // its every site, not only those between va_start and va_end.
+    bool StartsVaList = llvm::any_of(instructions(F), [](Instruction &I) {
+      auto *II = dyn_cast<IntrinsicInst>(&I);
+      return II && II->getIntrinsicID() == Intrinsic::vastart;
+    });
+    uint64_t Header = (HasDynamicAlloca ? 0 : CSR_COMPLETE) |
+                      (CallScope == Scope::Libc ? CSR_LIBC : 0) |
+                      (StartsVaList ? CSR_VA_LIST : 0);
 
     SmallVector<CallInst *, 16> Calls;
     for (Instruction &I : instructions(F))
@@ -325,8 +340,7 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
         if (Value *New = Replaced.lookup(V))
           V = New;
       Replaced[Call] = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++, CallScope),
-                                 /*Complete=*/!HasDynamicAlloca,
-                                 /*InLibc=*/CallScope == Scope::Libc);
+                                 Header);
       Changed = true;
     }
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()

@@ -5,6 +5,7 @@
 // becomes the call's stack-map record, whose locations appear in order:
 //
 //   Constant  header: CSR_COMPLETE if every live value is recorded, CSR_LIBC,
+//             CSR_VA_LIST,
 //             and the call's source line << CSR_LINE_SHIFT (0: unknown)
 //   then for each recorded value, two locations:
 //   Constant  kind | (size << CSR_SIZE_SHIFT): the alloca's size for stack
@@ -21,6 +22,8 @@
 enum {
   CSR_COMPLETE = 1,   /* header: the site can be resumed after a rewrite */
   CSR_LIBC = 2,       /* header: in libc, on the way back into the program */
+  CSR_VA_LIST = 4,    /* header: the function may hold a va_list here, which
+                         points into its native frame: no rewrite then */
   CSR_LINE_SHIFT = 8, /* header: the source line above the flags */
 
   CSR_KIND_SCALAR = 0,  /* an integer or floating-point value */

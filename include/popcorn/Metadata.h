@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define POPCORN_METADATA_MAGIC 0x444d4350u /* "PCMD" */
-#define POPCORN_METADATA_VERSION 1
+#define POPCORN_METADATA_VERSION 2
 #define POPCORN_METADATA_SECTION ".popcorn.metadata"
 
 struct popcorn_metadata {
@@ -65,7 +65,8 @@ struct popcorn_call_site {
 	uint16_t n_saved;
 	uint16_t cfa_register;    /* DWARF register number */
 	int32_t cfa_offset;
-	uint32_t frame_size;      /* bytes between the CFA and the stack pointer */
+	uint32_t frame_size;      /* bytes between the CFA and the stack pointer
+	                             at the return address */
 	uint32_t line;            /* source line of the call, 0 if unknown */
 	uint32_t reserved;
 };
@@ -74,6 +75,8 @@ enum {
 	POPCORN_SITE_COMPLETE = 1, /* every live value is recorded, and the
 	                              frames agree on every ISA */
 	POPCORN_SITE_LIBC = 2,     /* in libc, calling back into the program */
+	POPCORN_SITE_VA_LIST = 4,  /* a va_list may be live: it points into the
+	                              native frame, which a rewrite moves */
 };
 
 /* A register the function saved, including the return address and the
@@ -102,7 +105,7 @@ struct popcorn_value {
 	uint8_t kind;             /* enum popcorn_value_kind */
 	uint16_t dwarf_register;
 	uint16_t size;            /* bytes of the value */
-	uint16_t reserved;
+	uint16_t location_size;   /* bytes of its register or stack slot */
 	int32_t offset;
 	uint32_t alloca_size;     /* bytes of the stack object, for POPCORN_ALLOCA */
 };

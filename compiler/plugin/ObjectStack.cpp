@@ -1,0 +1,243 @@
+//===- ObjectStack.cpp - Stack objects on the per-thread object stack -----===//
+//
+// Why: a thread's native stack is rewritten when it moves to another ISA, and
+// every frame moves.  C programs keep pointers to locals anywhere (in other
+// locals, the heap, globals), where no record can find them.  So no object
+// the program can point to stays on the native stack: after the shared
+// middle end has optimized (only real stack objects are left), every alloca
+// of a migratable function becomes a slice of the thread's object stack,
+// ordinary memory at the same address on every ISA, untouched by a rewrite.
+//
+// The frame, laid out once here (so identically on every ISA):
+//
+//   entry:   old = *slot; base = old - FrameSize (rounded down to the
+//            largest alignment); *slot = base
+//   uses:    base + offset, computed next to each use, so that across a
+//            call only base is live (the call-site records describe it like
+//            any pointer) and the back end folds the offset into addressing
+//   return:  *slot = base + FrameSize (or the saved old value, when
+//            over-alignment moved base)
+//
+// `slot` is the thread's object-stack pointer in struct pthread, reached from
+// the thread pointer (ObjectStackSlot.h).  Variable-sized allocas (VLAs,
+// alloca()) take their bytes below the current pointer; stacksave and
+// stackrestore read and write the pointer itself.  After a returns_twice
+// call (setjmp) the pointer gets back the value it had at the call, as a
+// longjmp may have come from deeper frames.  A signal handler's frames go
+// below the pointer and are gone when it returns; the signal fence after the
+// entry store keeps the frame's first use after it.
+//
+//===----------------------------------------------------------------------===//
+#include "ObjectStack.h"
+#include "ObjectStackSlot.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#define DEBUG_TYPE "popcorn-object-stack"
+
+using namespace llvm;
+
+namespace popcorn {
+
+namespace {
+// Every object-stack frame, and every variable-sized object, starts at this
+// alignment (the native stacks' own).
+constexpr uint64_t FrameAlign = 16;
+
+struct FrameBuilder {
+  Function &F;
+  FunctionCallee SlotFn;
+  const DataLayout &DL;
+
+  Value *slot(IRBuilder<> &B) { return B.CreateCall(SlotFn, {}, "popcorn.slot"); }
+
+  Value *load(IRBuilder<> &B, const Twine &Name) {
+    return B.CreateAlignedLoad(B.getPtrTy(), slot(B), Align(8), Name);
+  }
+
+  void store(IRBuilder<> &B, Value *V) { B.CreateAlignedStore(V, slot(B), Align(8)); }
+
+  // P rounded down to a multiple of Alignment.
+  static Value *alignDown(IRBuilder<> &B, Value *P, uint64_t Alignment) {
+    return B.CreateIntrinsic(Intrinsic::ptrmask, {B.getPtrTy(), B.getInt64Ty()},
+                             {P, B.getInt64(~(Alignment - 1))});
+  }
+};
+
+struct StaticObject {
+  AllocaInst *Alloca;
+  uint64_t Offset;
+};
+} // namespace
+
+// Replaces each use of A by base + Offset, computed just before the use (for
+// a phi, at the end of the incoming block: once per block).
+static void rewriteUses(AllocaInst *A, Value *Base, uint64_t Offset, Instruction *Prologue) {
+  DenseMap<BasicBlock *, Value *> AtBlockEnd;
+  SmallVector<Use *, 8> Uses;
+  for (Use &U : A->uses())
+    Uses.push_back(&U);
+  for (Use *U : Uses) {
+    auto *User = cast<Instruction>(U->getUser());
+    if (auto *Intrinsic = dyn_cast<IntrinsicInst>(User); Intrinsic && Intrinsic->isLifetimeStartOrEnd()) {
+      Intrinsic->eraseFromParent(); // the object stack has no lifetimes
+      continue;
+    }
+    Instruction *Where = User;
+    if (auto *Phi = dyn_cast<PHINode>(User)) {
+      BasicBlock *In = Phi->getIncomingBlock(*U);
+      Value *&Cached = AtBlockEnd[In];
+      if (!Cached) {
+        IRBuilder<> B(In->getTerminator());
+        Cached = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, A->getName());
+      }
+      U->set(Cached);
+      continue;
+    }
+    IRBuilder<> B(Where);
+    U->set(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, A->getName()));
+  }
+  // Debug information still names A: point it at the object, right after
+  // the prologue (whose next instruction may be an alloca on its way out).
+  IRBuilder<> B(Prologue->getParent(), std::next(Prologue->getIterator()));
+  A->replaceAllUsesWith(B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset, A->getName()));
+  A->eraseFromParent();
+}
+
+static void replaceDynamicAlloca(FrameBuilder &FB, AllocaInst *A) {
+  IRBuilder<> B(A);
+  Value *Count = B.CreateZExtOrTrunc(A->getArraySize(), B.getInt64Ty());
+  Value *Bytes = B.CreateMul(Count, B.getInt64(FB.DL.getTypeAllocSize(A->getAllocatedType())));
+  Value *Top = FB.load(B, "popcorn.top");
+  Value *Below = B.CreateGEP(B.getInt8Ty(), Top, B.CreateNeg(Bytes));
+  Value *Object = FrameBuilder::alignDown(B, Below, std::max<uint64_t>(FrameAlign, A->getAlign().value()));
+  FB.store(B, Object);
+  Object->takeName(A);
+  A->replaceAllUsesWith(Object);
+  A->eraseFromParent();
+}
+
+static bool lowerFunction(Function &F, FunctionCallee SlotFn) {
+  const DataLayout &DL = F.getDataLayout();
+  SmallVector<AllocaInst *, 8> Static, Dynamic;
+  SmallVector<IntrinsicInst *, 4> Saves, Restores;
+  SmallVector<CallBase *, 2> ReturnsTwice;
+  SmallVector<ReturnInst *, 4> Returns;
+  for (Instruction &I : instructions(F)) {
+    if (auto *A = dyn_cast<AllocaInst>(&I)) {
+      (A->isStaticAlloca() ? Static : Dynamic).push_back(A);
+    } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+      if (II->getIntrinsicID() == Intrinsic::stacksave)
+        Saves.push_back(II);
+      else if (II->getIntrinsicID() == Intrinsic::stackrestore)
+        Restores.push_back(II);
+    } else if (auto *Call = dyn_cast<CallBase>(&I)) {
+      if (Call->hasFnAttr(Attribute::ReturnsTwice))
+        ReturnsTwice.push_back(Call);
+      if (Call->isMustTailCall())
+        report_fatal_error("popcorn: '" + F.getName() +
+                           "' has stack objects and a musttail call; it cannot be made migratable");
+    } else if (auto *Ret = dyn_cast<ReturnInst>(&I)) {
+      Returns.push_back(Ret);
+    }
+  }
+  FrameBuilder FB{F, SlotFn, DL};
+  // A longjmp back to this call comes from frames that had moved the
+  // pointer on: put it back where it was at the call.  (Also without a
+  // frame here: else a loop of longjmps would leak the deeper frames.)
+  for (CallBase *Call : ReturnsTwice) {
+    IRBuilder<> Before(Call);
+    Value *AtCall = FB.load(Before, "popcorn.at.setjmp");
+    IRBuilder<> After(Call->getNextNode());
+    FB.store(After, AtCall);
+  }
+  if (Static.empty() && Dynamic.empty() && Saves.empty() && Restores.empty())
+    return !ReturnsTwice.empty();
+
+  // Largest alignment first: no padding between objects of one alignment.
+  llvm::stable_sort(Static, [](AllocaInst *A, AllocaInst *B) { return A->getAlign() > B->getAlign(); });
+  SmallVector<StaticObject, 8> Objects;
+  uint64_t Size = 0, MaxAlign = FrameAlign;
+  for (AllocaInst *A : Static) {
+    std::optional<TypeSize> Bytes = A->getAllocationSize(DL);
+    if (!Bytes || Bytes->isScalable())
+      report_fatal_error("popcorn: a stack object of '" + F.getName() + "' has no fixed size");
+    Size = alignTo(Size, A->getAlign().value());
+    Objects.push_back({A, Size});
+    Size += Bytes->getFixedValue();
+    MaxAlign = std::max<uint64_t>(MaxAlign, A->getAlign().value());
+  }
+  // Over-aligned objects round base down by an unknown amount: the frame
+  // then keeps the caller's pointer in its last word.
+  bool OverAligned = MaxAlign > FrameAlign;
+  uint64_t SavedOld = alignTo(Size, 8);
+  uint64_t FrameSize = alignTo(OverAligned ? SavedOld + 8 : Size, FrameAlign);
+
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  Value *Old = FB.load(B, "popcorn.frame.old");
+  Value *Base = B.CreateGEP(B.getInt8Ty(), Old, B.getInt64(-int64_t(FrameSize)), "popcorn.frame");
+  if (OverAligned) {
+    Base = FrameBuilder::alignDown(B, Base, MaxAlign);
+    B.CreateAlignedStore(Old, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, SavedOld), Align(8));
+  }
+  FB.store(B, Base);
+  Instruction *Fence = B.CreateFence(AtomicOrdering::SequentiallyConsistent, SyncScope::SingleThread);
+
+  for (const StaticObject &O : Objects)
+    rewriteUses(O.Alloca, Base, O.Offset, Fence);
+  for (AllocaInst *A : Dynamic)
+    replaceDynamicAlloca(FB, A);
+  for (IntrinsicInst *Save : Saves) {
+    IRBuilder<> At(Save);
+    Value *Top = FB.load(At, "popcorn.saved");
+    Save->replaceAllUsesWith(Top);
+    Save->eraseFromParent();
+  }
+  for (IntrinsicInst *Restore : Restores) {
+    IRBuilder<> At(Restore);
+    FB.store(At, Restore->getArgOperand(0));
+    Restore->eraseFromParent();
+  }
+  for (ReturnInst *Ret : Returns) {
+    IRBuilder<> At(Ret);
+    Value *Caller = OverAligned
+                        ? At.CreateAlignedLoad(At.getPtrTy(),
+                                               At.CreateConstInBoundsGEP1_64(At.getInt8Ty(), Base, SavedOld),
+                                               Align(8))
+                        : At.CreateConstInBoundsGEP1_64(At.getInt8Ty(), Base, FrameSize);
+    FB.store(At, Caller);
+  }
+  LLVM_DEBUG(dbgs() << "popcorn: " << F.getName() << ": object-stack frame of " << FrameSize
+                    << " bytes, " << Objects.size() << " objects, " << Dynamic.size()
+                    << " variable-sized\n");
+  return true;
+}
+
+PreservedAnalyses ObjectStackPass::run(Module &M, ModuleAnalysisManager &) {
+  LLVMContext &Ctx = M.getContext();
+  FunctionCallee SlotFn = M.getOrInsertFunction(ObjectStackSlotName, PointerType::get(Ctx, 0));
+  auto *SlotDecl = cast<Function>(SlotFn.getCallee());
+  SlotDecl->setDoesNotThrow();
+  SlotDecl->setWillReturn();
+  SlotDecl->setDoesNotAccessMemory();
+
+  bool Changed = false;
+  for (Function &F : M)
+    if (!F.isDeclaration() && Selected(F))
+      Changed |= lowerFunction(F, SlotFn);
+  if (SlotDecl->use_empty())
+    SlotDecl->eraseFromParent();
+  if (LowerSlots && !lowerObjectStackSlots(M))
+    report_fatal_error("popcorn: no object-stack slot for target " + Twine(M.getTargetTriple()));
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace popcorn

@@ -1,0 +1,208 @@
+//===- MigrationPoint.cpp - What happens when a thread takes a migration point ===//
+//
+// Every migratable function tests __popcorn_migration_pending at entry and
+// before returning (compiler/plugin/InsertMigrationPoints.cpp); when it is
+// set the function calls __popcorn_migration_point (arch/*.S), which saves
+// every register and calls popcorn_migration_point_slow here.
+//
+// Modes, chosen by the environment:
+//   POPCORN_CHECK_UNWIND=1|verbose  every point walks the whole stack with
+//       the migration metadata alone; any failure aborts with a report.
+//   POPCORN_SELFTEST=same|roundtrip (with POPCORN_MIGRATE='every=N') every
+//       N-th point of a thread rewrites its stack in this process and
+//       continues on the result: `same` into the thread's other stack
+//       region for this ISA; `roundtrip` through the other ISA's layout and
+//       back.  A refused rewrite stays pending until a later point.  At exit
+//       one line on stderr says how many rewrites were resumed.
+//
+//===----------------------------------------------------------------------===//
+#include "Report.h"
+#include "Thread.h"
+#include "FrameCursor.h"
+#include "Rewrite.h"
+#include <stdlib.h>
+#include <string.h>
+
+using namespace popcorn;
+
+extern "C" {
+int __popcorn_migration_pending;
+// Laid out by popcorn-ld at the same address in every ISA's image.
+extern const popcorn_metadata __popcorn_metadata;
+void popcorn_call_on_stack(void *Top, void (*Fn)(void *), void *Arg);
+[[noreturn]] void popcorn_resume(const RegisterSet *Registers);
+void popcorn_migration_point_slow(RegisterSet *Registers);
+}
+
+namespace {
+enum class Mode { Off, CheckUnwind, SameIsa, RoundTrip };
+
+struct Settings {
+  Mode Run = Mode::Off;
+  bool Verbose = false;
+  uint64_t Every = 1;
+} Config;
+
+struct Counters {
+  uint64_t Walks, Rewrites, Refused, Deepest;
+} Stats;
+
+void noteDepth(uint64_t Frames) {
+  uint64_t Seen = __atomic_load_n(&Stats.Deepest, __ATOMIC_RELAXED);
+  while (Frames > Seen &&
+         !__atomic_compare_exchange_n(&Stats.Deepest, &Seen, Frames, true, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
+}
+
+const char *modeName(Mode M) { return M == Mode::SameIsa ? "same" : "roundtrip"; }
+
+[[noreturn]] void unwindFailed(const char *Why, uint64_t Pc, unsigned Depth) {
+  {
+    Line L;
+    L << "popcorn: POPCORN_CHECK_UNWIND: " << Why << " at return address ";
+    L.hex(Pc) << " (frame " << uint64_t(Depth) << " from the migration point)";
+  }
+  abort();
+}
+
+// POPCORN_CHECK_UNWIND: walk from the migration point to the thread's base.
+void checkStack(RegisterSet &Registers) {
+  IsaTables Tables(&__popcorn_metadata, uint16_t(Registers.Machine));
+  if (!Tables.valid())
+    unwindFailed("the program has no migration metadata for this ISA", Registers.Pc, 0);
+  FrameCursor Cursor(Tables, Registers);
+  for (unsigned Depth = 0;; Depth++) {
+    switch (Cursor.step()) {
+    case StepResult::Caller:
+      continue;
+    case StepResult::Base:
+      __atomic_add_fetch(&Stats.Walks, 1, __ATOMIC_RELAXED);
+      noteDepth(Depth + 1);
+      return;
+    case StepResult::NotACallSite:
+      unwindFailed("not a recorded call site", Cursor.pc(), Depth);
+    case StepResult::UnknownRule:
+      unwindFailed("a frame popcorn cannot follow", Cursor.pc(), Depth);
+    }
+  }
+}
+
+struct SelfTestJob {
+  RegisterSet *Registers;
+  ThreadState *Thread;
+};
+
+// On the runtime's stack: the thread's native stack may be overwritten.
+void runSelfTest(void *Arg) {
+  auto &Job = *static_cast<SelfTestJob *>(Arg);
+  ThreadState &T = *Job.Thread;
+  RegisterSet &Source = *Job.Registers;
+  uint16_t Here = uint16_t(Source.Machine);
+  uint16_t There = Here == EmX86_64 ? EmAArch64 : EmX86_64;
+  if (!T.RegionsReady && !setUpStackRegions(T, &__popcorn_metadata, Source))
+    return;
+
+  RewriteRequest Request{&__popcorn_metadata, &Source, Here, Source.ThreadPointer,
+                         T.Regions[1 - T.Current], T.Scratch, T.MaxFrames};
+  RewriteResult Result;
+  RegisterSet Middle, Out;
+  int Landing = 1 - T.Current;
+  if (Config.Run == Mode::SameIsa) {
+    Result = rewriteStack(Request, Out);
+  } else {
+    // Through the other ISA's layout in the other region, then back into
+    // this one: every value crosses both ISAs' records.
+    Request.DestinationMachine = There;
+    Request.DestinationThreadPointer = threadPointerFor(There, Source);
+    Result = rewriteStack(Request, Middle);
+    if (Result.Error == RewriteError::None) {
+      RewriteRequest Back{&__popcorn_metadata, &Middle, Here, Source.ThreadPointer,
+                          T.Regions[T.Current], T.Scratch, T.MaxFrames};
+      Result = rewriteStack(Back, Out);
+      Landing = T.Current;
+    }
+  }
+  if (Result.Error != RewriteError::None) {
+    __atomic_add_fetch(&Stats.Refused, 1, __ATOMIC_RELAXED);
+    if (Config.Verbose) {
+      Line L;
+      L << "popcorn: rewrite refused, stays pending: " << describe(Result.Error) << " (frame "
+        << uint64_t(Result.Frames) << ", pc ";
+      L.hex(Result.Pc) << ")";
+    }
+    return;
+  }
+  T.Current = Landing;
+  T.Pending = false;
+  __atomic_add_fetch(&Stats.Rewrites, 1, __ATOMIC_RELAXED);
+  noteDepth(Result.Frames);
+  popcorn_resume(&Out);
+}
+
+void report() {
+  if (Config.Run == Mode::CheckUnwind) {
+    if (Config.Verbose)
+      Line() << "popcorn: POPCORN_CHECK_UNWIND: " << Stats.Walks << " stack walks, deepest "
+             << Stats.Deepest << " frames, all ended at the thread's base";
+    return;
+  }
+  Line L;
+  L << "popcorn: selftest " << modeName(Config.Run) << ": " << Stats.Rewrites
+    << " rewrites, deepest " << Stats.Deepest << " frames";
+  if (Stats.Refused)
+    L << ", " << Stats.Refused << " refused";
+}
+
+// "every=N" among ';'-separated settings.
+uint64_t everyOf(const char *Schedule) {
+  for (const char *P = Schedule; P && *P;) {
+    if (!strncmp(P, "every=", 6)) {
+      uint64_t N = strtoull(P + 6, nullptr, 10);
+      return N ? N : 1;
+    }
+    P = strchr(P, ';');
+    if (P)
+      P++;
+  }
+  return 1;
+}
+
+__attribute__((constructor)) void readSettings() {
+  const char *Check = getenv("POPCORN_CHECK_UNWIND");
+  const char *SelfTest = getenv("POPCORN_SELFTEST");
+  if (Check && (!strcmp(Check, "1") || !strcmp(Check, "verbose"))) {
+    Config.Run = Mode::CheckUnwind;
+    Config.Verbose = !strcmp(Check, "verbose");
+  } else if (SelfTest && (!strcmp(SelfTest, "same") || !strcmp(SelfTest, "roundtrip"))) {
+    Config.Run = !strcmp(SelfTest, "same") ? Mode::SameIsa : Mode::RoundTrip;
+    Config.Every = everyOf(getenv("POPCORN_MIGRATE"));
+    const char *Log = getenv("POPCORN_LOG");
+    Config.Verbose = Log && !strcmp(Log, "verbose");
+  } else {
+    if (SelfTest)
+      Line() << "popcorn: POPCORN_SELFTEST must be 'same' or 'roundtrip'; ignored";
+    return;
+  }
+  __popcorn_migration_pending = 1;
+  atexit(report);
+}
+} // namespace
+
+extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
+  if (Config.Run == Mode::CheckUnwind) {
+    checkStack(*Registers);
+    return;
+  }
+  if (Config.Run == Mode::Off)
+    return;
+  ThreadState *T = currentThread();
+  if (!T)
+    return;
+  if (!T->Pending && ++T->Points % Config.Every != 0)
+    return;
+  T->Pending = true;
+  SelfTestJob Job{Registers, T};
+  popcorn_call_on_stack(T->RuntimeStackTop, runSelfTest, &Job);
+  // Back here only when the rewrite was refused.
+}

@@ -1,0 +1,39 @@
+//===- Thread.h - The runtime's state of one thread -------------*- C++ -*-===//
+#ifndef POPCORN_RUNTIME_THREAD_H
+#define POPCORN_RUNTIME_THREAD_H
+
+#include "RegisterSet.h"
+#include "Rewrite.h"
+
+namespace popcorn {
+
+// Made on a thread's first taken migration point, in memory of its own.
+struct ThreadState {
+  // The thread's two native stack regions (DESIGN.md section 6): 0 is the
+  // stack it started on, up to its base frame's CFA; 1 is mapped by the
+  // runtime.  A rewrite writes the region the thread is not on.
+  StackRegion Regions[2];
+  int Current;
+  bool RegionsReady;
+  bool Pending;         // a rewrite was refused: retry at the next point
+  uint64_t Points;      // migration points taken
+  uint8_t *RuntimeStackTop;
+  FramePair *Scratch;
+  uint32_t MaxFrames;
+};
+
+/// The calling thread's state (made on first use), or null if no memory.
+ThreadState *currentThread();
+
+/// Finds region 0 (walking the stack in Source to its base) and maps
+/// region 1.  False if the stack cannot be walked or no memory.
+bool setUpStackRegions(ThreadState &T, const popcorn_metadata *Metadata,
+                       RegisterSet &Source);
+
+/// The thread pointer this thread has on ISA Machine: the same struct
+/// pthread, which x86-64's %fs points at and aarch64's tpidr_el0 just past.
+uint64_t threadPointerFor(uint16_t Machine, const RegisterSet &Current);
+
+} // namespace popcorn
+
+#endif

@@ -1,0 +1,47 @@
+//===- MetadataView.h - Reading the migration metadata in memory -*- C++ -*-===//
+//
+// Lookups in one ISA's tables of popcorn/Metadata.h, prebuilt and sorted by
+// popcorn-ld: binary searches, nothing parsed or sorted at run time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_STACKTRANSFORM_METADATAVIEW_H
+#define POPCORN_STACKTRANSFORM_METADATAVIEW_H
+
+#include <popcorn/Metadata.h>
+
+namespace popcorn {
+
+class IsaTables {
+public:
+  /// The tables of the ISA with ELF machine Machine; valid() is false if
+  /// the blob is not popcorn metadata of this version or lacks that ISA.
+  IsaTables(const popcorn_metadata *Blob, uint16_t Machine);
+
+  bool valid() const { return Isa != nullptr; }
+  uint16_t machine() const { return Isa->elf_machine; }
+
+  /// The call site whose return address is Ra, or null.
+  const popcorn_call_site *siteAt(uint64_t Ra) const;
+  /// A call site with this ID (any, when the back end duplicated it), or null.
+  const popcorn_call_site *siteWithId(uint64_t Id) const;
+  /// Is Pc inside a function at the base of every thread's stack?
+  bool isThreadBase(uint64_t Pc) const;
+
+  const popcorn_value *values(const popcorn_call_site &S) const {
+    return at<popcorn_value>(Isa->values) + S.first_value;
+  }
+  const popcorn_saved_register *saved(const popcorn_call_site &S) const {
+    return at<popcorn_saved_register>(Isa->saved) + S.first_saved;
+  }
+
+private:
+  template <typename T> const T *at(uint32_t Offset) const {
+    return reinterpret_cast<const T *>(reinterpret_cast<const char *>(Blob) + Offset);
+  }
+  const popcorn_metadata *Blob;
+  const popcorn_isa_metadata *Isa = nullptr;
+};
+
+} // namespace popcorn
+
+#endif
