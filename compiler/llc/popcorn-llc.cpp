@@ -10,10 +10,16 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RetargetModule.h"
+#include "../codegen/CodegenPasses.h"
 #include "../plugin/ObjectStackSlot.h"
+#include "../plugin/RecordSafeCodegen.h"
 #include "popcorn/Isa.h"
 #include "popcorn/MultiIsaFile.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/CodeGen/MachineModuleInfo.h"
+#include "llvm/CodeGen/Passes.h"
+#include "llvm/CodeGen/TargetPassConfig.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -104,10 +110,27 @@ static SmallVector<char, 0> compileForIsa(const Module &Canonical, const IsaInfo
   if (verifyModule(*M, &errs()))
     fail("the " + Twine(Info.Name) + " module is not valid IR after retargeting");
 
+  // The target's own pipeline (what addPassesToEmitFile builds), with
+  // popcorn's machine passes inserted into it.
   SmallVector<char, 0> Object;
   raw_svector_ostream OS(Object);
   legacy::PassManager PM;
-  if (TM->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
+  auto &LTM = static_cast<LLVMTargetMachine &>(*TM);
+  auto *MMIWP = new MachineModuleInfoWrapperPass(&LTM);
+  TargetPassConfig *Config = LTM.createPassConfig(PM);
+  PM.add(Config);
+  PM.add(MMIWP);
+  Config->insertPass(&PeepholeOptimizerID, createRematerializeAcrossCallsPass());
+  // It would take those copies out again: a register known to hold the
+  // same value after a call that preserves it is not set a second time.
+  Config->disablePass(&MachineLateInstrsCleanupID);
+  Config->insertPass(&StackMapLivenessID, createVerifyCallSiteRecordsPass(Info.Name));
+  if (Config->addISelPasses())
+    fail("the " + Twine(Info.Name) + " back end cannot select instructions");
+  Config->addMachinePasses();
+  Config->setInitialized();
+  if (LTM.addAsmPrinter(PM, OS, nullptr, CodeGenFileType::ObjectFile,
+                        MMIWP->getMMI().getContext()))
     fail("the " + Twine(Info.Name) + " back end cannot emit object files");
   PM.run(*M);
   return Object;
@@ -132,10 +155,15 @@ int main(int argc, char **argv) {
   // Back-end settings every ISA must share.  aarch64's GlobalMerge would pack
   // internal globals into one object on aarch64 only: their addresses would
   // then differ from the other ISAs'.  Deopt values are recorded where the
-  // code keeps them, not in copies (DESIGN.md section 3).
+  // code keeps them, not in copies (DESIGN.md section 3), and the back end
+  // adds no values of its own across calls (RecordSafeCodegen.h).
+  std::vector<std::string> Options = {"-aarch64-enable-global-merge=false",
+                                      "-use-registers-for-deopt-values"};
+  for (const CodegenOption &Option : RecordSafeCodegenOptions)
+    Options.push_back(std::string("-") + Option.Name + (Option.Value ? "=true" : "=false"));
   std::vector<const char *> Args(argv, argv + argc);
-  Args.insert(Args.begin() + 1, {"-aarch64-enable-global-merge=false",
-                                 "-use-registers-for-deopt-values"});
+  for (const std::string &Option : Options)
+    Args.insert(Args.begin() + 1, Option.c_str());
   cl::ParseCommandLineOptions(Args.size(), Args.data(), "Popcorn multi-ISA back end\n");
 
   LLVMContext Context;

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "LibcCallbacks.h"
 #include "ObjectStack.h"
+#include "RecordSafeCodegen.h"
 #include "RecordCallSites.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/InlineAsm.h"
@@ -28,6 +29,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
 
 using namespace llvm;
@@ -91,11 +93,24 @@ struct KeepCallsInPlacePass : PassInfoMixin<KeepCallsInPlacePass> {
   static bool isRequired() { return true; }
 };
 
+// The back end runs after this plugin's passes, in the same process, one
+// process per file: its options set now apply to this file only.
+static void useRecordSafeCodegen() {
+  StringMap<cl::Option *> &Registered = cl::getRegisteredOptions();
+  for (const CodegenOption &Option : RecordSafeCodegenOptions) {
+    auto *Flag = static_cast<cl::opt<bool> *>(Registered.lookup(Option.Name));
+    if (!Flag)
+      report_fatal_error(Twine("popcorn: LLVM has no option -") + Option.Name);
+    Flag->setValue(Option.Value);
+  }
+}
+
 struct LibcCallSitesPass : PassInfoMixin<LibcCallSitesPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
     const LibcCallbackPath *Path = callbackPath(M.getSourceFileName());
     if (!Path)
       return PreservedAnalyses::all();
+    useRecordSafeCodegen();
     auto OnPath = [Path](const Function &F) {
       return llvm::is_contained(Path->Functions, F.getName());
     };

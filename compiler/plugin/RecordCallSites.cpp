@@ -45,6 +45,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
 
 #define DEBUG_TYPE "popcorn-call-sites"
@@ -152,7 +153,7 @@ liveAcrossCalls(Function &F, function_ref<bool(const CallInst &)> Recorded) {
 
 // The most SSA values one record keeps in their homes (see above).
 static cl::opt<unsigned> MaxLiveValues(
-    "popcorn-max-live-values", cl::init(4), cl::Hidden,
+    "popcorn-max-live-values", cl::init(0), cl::Hidden,
     cl::desc("Values live across a call beyond this many move to the stack"));
 
 static bool fitsStackMap(const Value *V) {
@@ -339,8 +340,15 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       for (Value *&V : Values)
         if (Value *New = Replaced.lookup(V))
           V = New;
-      Replaced[Call] = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++, CallScope),
-                                 Header);
+      CallInst *Recorded = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++, CallScope),
+                                     Header);
+      Replaced[Call] = Recorded;
+      // The call ends its block.  Instruction selection works a block at a
+      // time and merges equal expressions within one (an address computed
+      // from the object-stack frame before and after the call, an aarch64
+      // adrp): one value then lives across the call that no record names.
+      // From another block the back end computes it anew.
+      SplitBlock(Recorded->getParent(), Recorded->getNextNode());
       Changed = true;
     }
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()

@@ -6,6 +6,7 @@
 // void __popcorn_migration_point(void), called with preserve_all: every
 // register is the caller's (x30 holds the return address).  See x86_64.S.
 	.section .text.__popcorn_migration_point,"ax",%progbits
+	.p2align 4
 	.globl __popcorn_migration_point
 	.type __popcorn_migration_point,%function
 __popcorn_migration_point:
@@ -92,6 +93,7 @@ __popcorn_migration_point:
 // [[noreturn]] void popcorn_resume(const RegisterSet *): continues at
 // Pc with Sp and every register of the set, as if a call returned there.
 	.section .text.popcorn_resume,"ax",%progbits
+	.p2align 4
 	.globl popcorn_resume
 	.type popcorn_resume,%function
 popcorn_resume:
@@ -136,6 +138,7 @@ popcorn_resume:
 
 // void popcorn_call_on_stack(void *top, void (*fn)(void *), void *arg)
 	.section .text.popcorn_call_on_stack,"ax",%progbits
+	.p2align 4
 	.globl popcorn_call_on_stack
 	.type popcorn_call_on_stack,%function
 popcorn_call_on_stack:

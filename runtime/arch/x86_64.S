@@ -12,6 +12,7 @@
 // popcorn_migration_point_slow, which either returns (the thread stays) or
 // resumes a rewritten stack and never comes back.
 	.section .text.__popcorn_migration_point,"ax",%progbits
+	.p2align 4
 	.globl __popcorn_migration_point
 	.type __popcorn_migration_point,@function
 __popcorn_migration_point:
@@ -67,6 +68,7 @@ __popcorn_migration_point:
 // [[noreturn]] void popcorn_resume(const RegisterSet *): continues at
 // Pc with Sp and every register of the set, as if a call returned there.
 	.section .text.popcorn_resume,"ax",%progbits
+	.p2align 4
 	.globl popcorn_resume
 	.type popcorn_resume,@function
 popcorn_resume:
@@ -114,6 +116,7 @@ restore_registers:
 // void popcorn_call_on_stack(void *top, void (*fn)(void *), void *arg):
 // runs fn(arg) on the stack that ends at top (16-aligned), then returns.
 	.section .text.popcorn_call_on_stack,"ax",%progbits
+	.p2align 4
 	.globl popcorn_call_on_stack
 	.type popcorn_call_on_stack,@function
 popcorn_call_on_stack:

@@ -35,3 +35,29 @@ same_as_baseline() {
 	done
 	return $same
 }
+
+# run_selftest NAME MODE EVERY COMMAND...: run with the in-process stack
+# rewrite (POPCORN_SELFTEST=MODE, every EVERY-th migration point), then take
+# the runtime's report line out of NAME.run, so the run compares with the
+# baseline.  Fails if the report is missing, or if EVERY is 1 and no
+# rewrite was resumed (a run that skipped every rewrite proves nothing).
+run_selftest() {
+	name=$1 mode=$2 every=$3
+	shift 3
+	run "$name" env POPCORN_SELFTEST="$mode" POPCORN_MIGRATE="every=$every" "$@"
+	report=$(grep "^popcorn: selftest $mode: " "$name.stderr" || true)
+	grep -v "^popcorn: selftest $mode: " "$name.stderr" >"$name.stderr.program" || true
+	mv "$name.stderr.program" "$name.stderr"
+	sed -i '/^=== stderr$/,/^=== exit status/{/^popcorn: selftest /d}' "$name.run"
+	rewrites=$(echo "$report" | sed -n 's/^popcorn: selftest [a-z]*: \([0-9]*\) rewrites.*/\1/p')
+	echo "$name: ${report:-no report}" >>selftest.log
+	if [ -z "$rewrites" ]; then
+		echo "FAIL: $name printed no selftest report"
+		return 1
+	fi
+	if [ "$every" = 1 ] && [ "$rewrites" -eq 0 ]; then
+		echo "FAIL: $name: no rewrite was resumed ($report)"
+		return 1
+	fi
+	return 0
+}

@@ -5,7 +5,10 @@
 #   2. popcorn-clang, the aarch64 image extracted from the same file, run
 #      under qemu-aarch64;
 #   3. the baseline: plain clang -O2, static, against the same x86-64 musl;
-#   4. 1 and 2 again with the unwinding self-check (POPCORN_CHECK_UNWIND=1).
+#   4. 1 and 2 again with the unwinding self-check (POPCORN_CHECK_UNWIND=1);
+#   5. 1 and 2 again, the stack rewritten in the process at every migration
+#      point and at every 7th (POPCORN_SELFTEST=same, into the thread's other
+#      stack region; =roundtrip, through the other ISA's layout and back).
 #
 #   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
 #
@@ -60,11 +63,25 @@ run x86_64-unwind env POPCORN_CHECK_UNWIND=1 ./prog
 run aarch64-unwind env POPCORN_CHECK_UNWIND=1 "$qemu" ./prog.aarch64
 
 result=0
+rm -f selftest.log
+for mode in same roundtrip; do
+	for every in 1 7; do
+		run_selftest "x86_64-$mode-$every" $mode $every ./prog || result=1
+		run_selftest "aarch64-$mode-$every" $mode $every "$qemu" ./prog.aarch64 || result=1
+	done
+done
+
 same_as_baseline "popcorn $opt" || result=1
 same_as_baseline "popcorn $opt with POPCORN_CHECK_UNWIND=1" x86_64-unwind aarch64-unwind || result=1
+for mode in same roundtrip; do
+	for every in 1 7; do
+		same_as_baseline "popcorn $opt with POPCORN_SELFTEST=$mode every $every" \
+			"x86_64-$mode-$every" "aarch64-$mode-$every" || result=1
+	done
+done
 if [ ! -s baseline.stdout ] && [ ! -s baseline.stderr ]; then
 	echo "FAIL: the program printed nothing"
 	result=1
 fi
-[ $result -eq 0 ] && echo "ok: $(basename "$src") $opt: x86_64, aarch64 (also with the unwinding self-check) and the baseline agree ($(wc -l <baseline.stdout) lines, $(tail -1 baseline.run | sed 's/=== //'))"
+[ $result -eq 0 ] && echo "ok: $(basename "$src") $opt: x86_64, aarch64 (also with the unwinding self-check and the stack rewritten in the process) and the baseline agree ($(wc -l <baseline.stdout) lines, $(tail -1 baseline.run | sed 's/=== //'))" && cat selftest.log
 exit $result
