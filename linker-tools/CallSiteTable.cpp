@@ -162,6 +162,17 @@ static Error addFrameRules(StringRef File, Isa I, const DWARFDebugFrame &EhFrame
                                   " has a CFA rule popcorn cannot follow");
     S.Site.cfa_register = Row->getCFAValue().getRegister();
     S.Site.cfa_offset = Row->getCFAValue().getOffset();
+    // A rewrite places the stack pointer frame_size below the CFA; arguments
+    // pushed for the call (x86-64's call frame optimization, which
+    // popcorn's back ends turn off) would put it elsewhere.
+    uint16_t Sp = I == Isa::X86_64 ? 7 : 31;
+    if (S.Site.cfa_register == Sp && uint64_t(S.Site.cfa_offset) != S.Site.frame_size)
+      return tableError(File, "the frame of " + S.FunctionName + " at the call site 0x" +
+                                  utohexstr(S.Site.return_address) + " is " +
+                                  Twine(S.Site.cfa_offset) + " bytes, not its fixed " +
+                                  Twine(S.Site.frame_size) +
+                                  ": arguments pushed for the call (build with "
+                                  "-mllvm -no-x86-call-frame-opt)");
     for (uint16_t Reg : savableRegisters(I)) {
       std::optional<dwarf::UnwindLocation> Loc = Row->getRegisterLocations().getRegisterLocation(Reg);
       if (Loc && Loc->getLocation() == dwarf::UnwindLocation::CFAPlusOffset)

@@ -151,6 +151,7 @@ int main(int argc, char **argv) {
   InitializeAllTargets();
   InitializeAllTargetMCs();
   InitializeAllAsmPrinters();
+  InitializeAllAsmParsers(); // libc's inline assembly
   cl::HideUnrelatedOptions(Category);
   // Back-end settings every ISA must share.  aarch64's GlobalMerge would pack
   // internal globals into one object on aarch64 only: their addresses would

@@ -13,6 +13,10 @@
 // merge those blocks again, is off.  Without them, every value live across
 // a call is an IR value.
 //
+// x86-64's call frame optimization pushes stack arguments instead of storing
+// them into a reserved area, so the stack pointer at a call's return address
+// would differ from the one the record's frame size gives.
+//
 // popcorn-llc passes them for the program; the libc records plugin sets them
 // for the files on libc's callback paths only (the rest of libc never holds
 // a frame that is rewritten).
@@ -36,6 +40,7 @@ inline const CodegenOption RecordSafeCodegenOptions[] = {
     {"disable-constant-hoisting", true},
     {"disable-cgp", true},
     {"aarch64-enable-atomic-cfg-tidy", false},
+    {"no-x86-call-frame-opt", true},
 };
 
 } // namespace popcorn
