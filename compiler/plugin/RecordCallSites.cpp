@@ -4,25 +4,22 @@
 // a migration point: any function but intrinsics and the runtime's own
 // helpers.  A libc function counts (qsort calls back into the program).
 //
-// Which values: every SSA value live across the call (defined before it,
-// used after it), and the native stack slots of values that cross crowded
-// calls (below; recorded as frame addresses and sizes).  The program's own
-// stack objects are on the object stack (ObjectStack.cpp runs first), the
-// same memory on every ISA: nothing to record.  Pointers go in as integers: the back end then records
-// them where the code keeps them instead of in a copy, so a value written
-// there during a rewrite is the value the code uses after the return
-// (DESIGN.md section 3, -use-registers-for-deopt-values).
+// Which values: every SSA value live across the call crosses it through a
+// stack slot of its own (copyAcrossCall): stored just before the call, loaded
+// just after it, and the code after the call uses the loaded value.  The
+// record names the slots (as frame addresses and sizes), so a value a rewrite
+// writes there is the value the code goes on with.  The program's own stack
+// objects are on the object stack (ObjectStack.cpp runs first), the same
+// memory on every ISA: nothing to record.
 //
-// Too many live values: x86-64's register allocator runs out of registers
-// when every deopt value must stay in its own home at the call (seen with 5-6
-// values at a 10-argument printf, at 44 in musl's vfprintf, and with
-// binary128 values: x86-64 has no callee-saved vector registers).  At a call
-// with more than a few live values, the others cross the call through stack
-// slots (copyAcrossCall): stored just before the call, loaded just after it,
-// and the code after the call uses the loaded values.  The record names the
-// slots, so a value written there is the value the code goes on with, and
-// the code between calls keeps its registers.  A first-class aggregate, which
-// no stack map describes, crosses likewise.
+// Why not record values where the register allocator keeps them (deopt
+// operands in registers)?  A deopt operand is read at the call, never
+// written: the allocator may use one copy of a value for the record and
+// another after the call (seen on aarch64: a loop's running maximum recorded
+// in x11 and read back from x13), and x86-64 runs out of registers when each
+// value must stay in one place.  Slots make the record exact by construction;
+// popcorn-llc's VerifyCallSiteRecords checks that nothing else is live
+// across a recorded call.
 //
 // Runs last in the middle end: after inlining, which would merge a callee's
 // records into its caller's.
@@ -151,39 +148,10 @@ liveAcrossCalls(Function &F, function_ref<bool(const CallInst &)> Recorded) {
   return Result;
 }
 
-// The most SSA values one record keeps in their homes (see above).
-static cl::opt<unsigned> MaxLiveValues(
-    "popcorn-max-live-values", cl::init(0), cl::Hidden,
-    cl::desc("Values live across a call beyond this many move to the stack"));
-
-static bool fitsStackMap(const Value *V) {
-  Type *T = V->getType();
-  return T->isIntegerTy() || T->isFloatingPointTy() || T->isPointerTy() ||
-         (T->isVectorTy() && !isa<ScalableVectorType>(T));
-}
-
-// The values that cross Call through the stack: those a stack map cannot
-// describe, then floating-point and vector values (x86-64 spills them at
-// every call anyway), then those with the fewest uses.
-static SmallVector<Value *, 8> valuesToCopy(ArrayRef<Value *> Live) {
-  SmallVector<Value *, 8> Copy, Kept;
-  for (Value *V : Live)
-    (fitsStackMap(V) ? Kept : Copy).push_back(V);
-  if (Kept.size() > MaxLiveValues) {
-    auto cost = [](Value *V) {
-      bool InRegister = V->getType()->isIntegerTy() || V->getType()->isPointerTy();
-      return std::make_pair(InRegister, V->getNumUses());
-    };
-    llvm::stable_sort(Kept, [&](Value *A, Value *B) { return cost(A) < cost(B); });
-    Copy.append(Kept.begin(), Kept.end() - MaxLiveValues);
-  }
-  return Copy;
-}
-
 // V crosses Call through a stack slot.  Uses the call can reach read the
 // reloaded value, the others V; where both reach a use, a phi merges them
 // (SSAUpdater).
-static void copyAcrossCall(Value *V, CallInst *Call) {
+static AllocaInst *copyAcrossCall(Value *V, CallInst *Call) {
   Function &F = *Call->getFunction();
   LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses a call of " << F.getName()
                     << " on the stack\n");
@@ -216,6 +184,7 @@ static void copyAcrossCall(Value *V, CallInst *Call) {
       Updater.RewriteUse(*U);
     } // else: below V in its own block, before any path through the call
   }
+  return Slot;
 }
 
 // One ID per call site, the same on every ISA: the program's ISAs share this
@@ -230,35 +199,20 @@ static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index,
   return xxh3_64bits(Key);
 }
 
-static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Allocas,
-                           ArrayRef<Value *> Live, uint64_t Id, uint64_t Header) {
+static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Slots, uint64_t Id,
+                           uint64_t Header) {
   IRBuilder<> B(Call);
   const DataLayout &DL = Call->getModule()->getDataLayout();
-  SmallVector<Value *, 32> Deopt;
   // The line names the site in a mismatch report (popcorn-clang compiles
   // with line tables for this, and drops them from objects built without -g).
   if (const DebugLoc &Loc = Call->getDebugLoc())
     Header |= uint64_t(Loc.getLine()) << CSR_LINE_SHIFT;
-  Deopt.push_back(nullptr); // the header, known at the end
-  for (AllocaInst *A : Allocas) {
-    std::optional<TypeSize> Size = A->getAllocationSize(DL);
-    uint64_t Bytes = Size && !Size->isScalable() ? Size->getFixedValue() : 0;
+  SmallVector<Value *, 32> Deopt = {B.getInt64(Header)};
+  for (AllocaInst *A : Slots) {
+    uint64_t Bytes = A->getAllocationSize(DL)->getFixedValue();
     Deopt.push_back(B.getInt64(CSR_KIND_ALLOCA | Bytes << CSR_SIZE_SHIFT));
     Deopt.push_back(A);
   }
-  for (Value *V : Live) {
-    Type *T = V->getType();
-    uint64_t Bytes = T->isSized() ? DL.getTypeStoreSize(T).getKnownMinValue() : 0;
-    assert(fitsStackMap(V) && "other values cross their calls on the stack");
-    if (T->isPointerTy()) {
-      Deopt.push_back(B.getInt64(CSR_KIND_POINTER | Bytes << CSR_SIZE_SHIFT));
-      Deopt.push_back(B.CreatePtrToInt(V, B.getInt64Ty()));
-    } else {
-      Deopt.push_back(B.getInt64(CSR_KIND_SCALAR | Bytes << CSR_SIZE_SHIFT));
-      Deopt.push_back(V);
-    }
-  }
-  Deopt[0] = B.getInt64(Header);
 
   SmallVector<OperandBundleDef, 1> Bundles = {OperandBundleDef("deopt", Deopt)};
   CallInst *New = CallInst::Create(Call, Bundles, Call->getIterator());
@@ -279,42 +233,36 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       continue;
     auto Recorded = [this](const CallInst &Call) { return recorded(Call); };
     DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, Recorded);
-    // One crowded call at a time, in program order: its copies change what
-    // is live across the others (never adding to a call's count: a copy
-    // only replaces a value by its reload or a merge of both).
+    // One call at a time, in program order: its copies change what is live
+    // across the others (never adding to a call's count: a copy only
+    // replaces a value by its reload or a merge of both).
+    DenseMap<CallInst *, SmallVector<AllocaInst *, 8>> Slots;
     for (unsigned Round = 0;; ++Round) {
       if (Round > 4 * Live.size() + 8)
         report_fatal_error("popcorn: live values across the calls of '" + F.getName() +
                            "' do not settle");
-      CallInst *Crowded = nullptr;
-      SmallVector<Value *, 8> Copy;
+      CallInst *Next = nullptr;
       for (Instruction &I : instructions(F)) {
         auto It = Live.find(dyn_cast<CallInst>(&I));
-        if (It != Live.end() && !(Copy = valuesToCopy(It->second)).empty()) {
-          Crowded = It->first;
+        if (It != Live.end() && !It->second.empty()) {
+          Next = It->first;
           break;
         }
       }
-      if (!Crowded)
+      if (!Next)
         break;
-      for (Value *V : Copy)
-        copyAcrossCall(V, Crowded);
+      for (Value *V : SmallVector<Value *, 16>(Live[Next]))
+        Slots[Next].push_back(copyAcrossCall(V, Next));
       Live = liveAcrossCalls(F, Recorded);
     }
-    // Stack objects left on the native stack: the slots of values that
-    // cross crowded calls (the program's own objects are on the object stack
-    // by now, ObjectStack.cpp), whose contents a rewrite copies.  A
-    // variable-length one would move the frame's layout at run time: no
-    // record of the function is complete then.
-    SmallVector<AllocaInst *, 8> Allocas;
-    bool HasDynamicAlloca = false;
-    for (Instruction &I : instructions(F))
-      if (auto *A = dyn_cast<AllocaInst>(&I)) {
-        if (A->isStaticAlloca())
-          Allocas.push_back(A);
-        else
-          HasDynamicAlloca = true;
-      }
+    // A variable-length object left on the native stack would move the
+    // frame's layout at run time: no record of the function is complete
+    // then.  (The program's objects are on the object stack by now,
+    // ObjectStack.cpp; what is left are the slots above.)
+    bool HasDynamicAlloca = llvm::any_of(instructions(F), [](Instruction &I) {
+      auto *A = dyn_cast<AllocaInst>(&I);
+      return A && !A->isStaticAlloca();
+    });
 
     // A va_list points into the native frame (the register save area), so
     // no frame of a function that starts one is rewritten.  Conservative:
@@ -331,18 +279,10 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallInst>(&I); Call && Live.count(Call))
         Calls.push_back(Call);
-    // A recorded call's result may be live across a later call: look it up
-    // by its replacement.
-    DenseMap<Value *, Value *> Replaced;
     unsigned Index = 0;
     for (CallInst *Call : Calls) {
-      SmallVector<Value *, 16> Values = Live[Call];
-      for (Value *&V : Values)
-        if (Value *New = Replaced.lookup(V))
-          V = New;
-      CallInst *Recorded = addRecord(Call, Allocas, Values, callSiteId(M, F, Index++, CallScope),
-                                     Header);
-      Replaced[Call] = Recorded;
+      CallInst *Recorded =
+          addRecord(Call, Slots.lookup(Call), callSiteId(M, F, Index++, CallScope), Header);
       // The call ends its block.  Instruction selection works a block at a
       // time and merges equal expressions within one (an address computed
       // from the object-stack frame before and after the call, an aarch64
