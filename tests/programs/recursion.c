@@ -1,3 +1,4 @@
+// POPCORN-SELFTEST-EVERY: 13 101
 /* Deep and mutual recursion.  Thousands of frames deep, not more: the
  * unwinding self-check walks the whole stack at every migration point, a cost
  * that grows with the square of the depth (and qemu runs the aarch64 side). */
