@@ -2,7 +2,7 @@
 //
 //   popcorn-ld -o prog [-v] [-s] [--keep-temps] [-LDIR] [--lld-arg=ARG] INPUT... [-lNAME]
 //
-// The pipeline (DESIGN.md section 5):
+// The pipeline (docs/architecture.md):
 //   1. separate the inputs per ISA (SplitInputs.h);
 //   2. link every ISA statically against its musl, runtime and compiler
 //      builtins with ld.lld-19, keeping lld's map of the input sections;

@@ -9,7 +9,7 @@ namespace popcorn {
 
 // Made on a thread's first taken migration point, in memory of its own.
 struct ThreadState {
-  // The thread's two native stack regions (DESIGN.md section 6): 0 is the
+  // The thread's two native stack regions (docs/architecture.md): 0 is the
   // stack it started on, up to its base frame's CFA; 1 is mapped by the
   // runtime.  A rewrite writes the region the thread is not on.
   StackRegion Regions[2];

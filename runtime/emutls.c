@@ -1,4 +1,4 @@
-/* Emulated thread-local storage (DESIGN.md section 3).
+/* Emulated thread-local storage (docs/architecture.md).
  *
  * popcorn-llc lowers every __thread variable to a control object and a call
  * to __emutls_get_address, on every ISA.  The variable then lives in heap

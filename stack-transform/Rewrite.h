@@ -1,6 +1,6 @@
 //===- Rewrite.h - A thread's native stack, rewritten for another ISA -*- C++ -*-===//
 //
-// DESIGN.md section 6.  Input: a thread stopped at a migration point (its
+// docs/architecture.md.  Input: a thread stopped at a migration point (its
 // register set and native stack, on ISA A) and the program's migration
 // metadata.  Output: the native stack and register set that continue the
 // same computation on ISA B (or on A, in another region), written into a

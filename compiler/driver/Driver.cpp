@@ -1,6 +1,6 @@
 //===- Driver.cpp - Carry out a popcorn-clang command line ----------------===//
 //
-// The pipeline of one source file (DESIGN.md section 3):
+// The pipeline of one source file (docs/architecture.md):
 //
 //   clang-19 --target=aarch64 -emit-llvm   front end + middle end, once,
 //                                          with the popcorn pass plugin

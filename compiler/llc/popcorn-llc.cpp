@@ -1,6 +1,6 @@
 //===- popcorn-llc.cpp - One optimized IR module to one object per ISA ----===//
 //
-// The back-end half of popcorn-clang (DESIGN.md section 3).  Reads the module
+// The back-end half of popcorn-clang (docs/architecture.md).  Reads the module
 // the front end and middle end produced once for the canonical ISA, runs each
 // ISA's back end on its own clone, and writes one multi-ISA object: the host
 // ISA's object carrying every other ISA's object in a section.
@@ -155,11 +155,9 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(Category);
   // Back-end settings every ISA must share.  aarch64's GlobalMerge would pack
   // internal globals into one object on aarch64 only: their addresses would
-  // then differ from the other ISAs'.  Deopt values are recorded where the
-  // code keeps them, not in copies (DESIGN.md section 3), and the back end
-  // adds no values of its own across calls (RecordSafeCodegen.h).
-  std::vector<std::string> Options = {"-aarch64-enable-global-merge=false",
-                                      "-use-registers-for-deopt-values"};
+  // then differ from the other ISAs'.  The back end adds no values of its
+  // own across calls (RecordSafeCodegen.h).
+  std::vector<std::string> Options = {"-aarch64-enable-global-merge=false"};
   for (const CodegenOption &Option : RecordSafeCodegenOptions)
     Options.push_back(std::string("-") + Option.Name + (Option.Value ? "=true" : "=false"));
   std::vector<const char *> Args(argv, argv + argc);

@@ -12,7 +12,11 @@
 //
 // A function that calls nothing gets the entry point only: its return is a
 // bounded number of instructions later, and the caller's next point follows.
-// A second test would cost as much as the small functions' bodies.
+// A second test would cost as much as the small functions' bodies.  A leaf
+// without a cycle gets no point at all: it finishes in a bounded number of
+// instructions, and a pending request is taken at its caller's next point
+// (in an interpreter's handlers or a qsort comparator, the test would cost a
+// third of the function).
 //
 // With -popcorn-loop-period=N (popcorn-clang -fpopcorn-loop-period=N) every
 // loop also gets a point on its back edges, tested once every N iterations:
@@ -25,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "InsertMigrationPoints.h"
 #include "Migratable.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
@@ -136,6 +141,14 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
   for (Function &F : M) {
     if (!isMigratable(F))
       continue;
+    bool Calls = callsAnything(F);
+    SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> BackEdges;
+    FindFunctionBackedges(F, BackEdges);
+    if (!Calls && BackEdges.empty()) {
+      LLVM_DEBUG(dbgs() << "popcorn: no migration point in the bounded leaf " << F.getName()
+                        << "\n");
+      continue;
+    }
     SmallVector<LoopBackEdges, 4> Loops;
     if (LoopPeriod) {
       auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
@@ -147,7 +160,7 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
     for (const LoopBackEdges &Loop : Loops)
       insertOnBackEdges(Loop, LoopPeriod, Builder);
     SmallVector<Instruction *, 4> Returns;
-    if (callsAnything(F))
+    if (Calls)
       for (BasicBlock &BB : F)
         if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
           Returns.push_back(Ret);

@@ -1,7 +1,7 @@
 //===- LibcCallbacks.h - Where musl calls back into the program -*- C++ -*-===//
 //
 // One list for both sides of a call from musl 1.2.3 back into the program
-// (DESIGN.md section 4): the public functions whose calls can lead back
+// (docs/architecture.md): the public functions whose calls can lead back
 // (the program's calls to them keep their records, LibcFunctions.cpp) and
 // the functions of libc on those paths, by source file (which get records,
 // PopcornLibcRecordsPlugin.cpp).

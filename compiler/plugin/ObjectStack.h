@@ -10,8 +10,8 @@ namespace popcorn {
 /// Moves every stack object (alloca) of the selected functions to the
 /// thread's object stack: one frame per invocation, laid out here in the
 /// shared IR, so a local has the same address on every ISA and keeps it when
-/// the thread's native stack is rewritten for another ISA (DESIGN.md
-/// section 6).  The native stack then holds only what a back end creates.
+/// the thread's native stack is rewritten for another ISA (docs/architecture.md).
+/// The native stack then holds only what a back end creates.
 class ObjectStackPass : public llvm::PassInfoMixin<ObjectStackPass> {
 public:
   /// Selected: the functions whose frames may be rewritten.  LowerSlots:

@@ -36,7 +36,7 @@ inline constexpr std::array<IsaInfo, 2> AllIsas = {{
 
 inline constexpr const IsaInfo &HostIsa = AllIsas[0];
 
-// The IR every ISA's code is generated from (DESIGN.md section 3): aarch64's
+// The IR every ISA's code is generated from (docs/architecture.md): aarch64's
 // data layout and long double lower correctly for x86-64; the reverse does not.
 inline constexpr const IsaInfo &CanonicalIrIsa = AllIsas[1];
 

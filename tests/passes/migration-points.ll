@@ -33,14 +33,32 @@ b:
   ret i32 2
 }
 
+; A leaf without a cycle finishes in bounded time: no point at all.
 ; CHECK-LABEL: define i32 @leaf(
-; CHECK: load volatile i32, ptr @__popcorn_migration_pending
-; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK-NOT: __popcorn_migration
 ; CHECK: ret i32
 define i32 @leaf(i32 %a) {
   %b = add i32 %a, 1
   ret i32 %b
+}
+
+; A leaf with a loop may run for long: the entry point only (a return is a
+; bounded number of instructions after the loop).
+; CHECK-LABEL: define i32 @looping_leaf(
+; CHECK: load volatile i32, ptr @__popcorn_migration_pending
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: __popcorn_migration
+; CHECK: ret i32
+define i32 @looping_leaf(i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %i.next = add i32 %i, 1
+  %done = icmp eq i32 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i32 %i.next
 }
 
 declare void @work()
