@@ -33,8 +33,8 @@ using namespace popcorn;
 namespace {
 
 // DWARF register numbers.
-constexpr uint16_t X86Rbx = 3, X86Rbp = 6, X86Rsp = 7, X86R12 = 12, X86Ra = 16;
-constexpr uint16_t A64X19 = 19, A64X20 = 20, A64Fp = 29, A64Lr = 30, A64Sp = 31;
+constexpr uint16_t X86Rbx = 3, X86Rbp = 6, X86Rsp = 7, X86R12 = 12, X86Ra = 16, X86Xmm1 = 18;
+constexpr uint16_t A64X19 = 19, A64X20 = 20, A64Fp = 29, A64Lr = 30, A64Sp = 31, A64V1 = 65;
 
 // What an untouched word of a stack region holds.
 constexpr uint64_t Poison = 0xddddddddddddddddull;
@@ -101,13 +101,13 @@ popcorn_value stackSlot(uint16_t Reg, int32_t Offset, uint32_t Bytes) {
   return V;
 }
 
-popcorn_value inRegister(uint16_t Reg) {
+popcorn_value inRegister(uint16_t Reg, uint16_t Size = 8) {
   popcorn_value V{};
   V.location = POPCORN_IN_REGISTER;
   V.kind = POPCORN_SCALAR;
   V.dwarf_register = Reg;
-  V.size = 8;
-  V.location_size = 8;
+  V.size = Size;
+  V.location_size = Size;
   return V;
 }
 
@@ -125,6 +125,7 @@ popcorn_value constant(int32_t C, uint16_t Size) {
 enum : uint64_t {
   BaseCallsMiddle = 10,
   BaseMigrates = 11,  // the migration point called from the base: 1 frame
+  BaseCallsAtItsEnd = 12, // a call ending the base: returns to its end address
   MiddleCallsLeaf = 20,
   MiddleRecurses = 21,
   MiddleMigrates = 22,
@@ -133,6 +134,8 @@ enum : uint64_t {
   LeafOnlyOnX86 = 40,
   LeafIncomplete = 60,
   LeafShapesDiffer = 70,
+  LeafConstantInASlot = 80, // a constant on x86-64, spilled on aarch64
+  LeafVector = 81,          // a 16-byte value in a vector register
 };
 
 // x86-64: base and leaf keep a frame pointer, the middle function does not
@@ -160,6 +163,7 @@ IsaProgram x86Program() {
   P.Sites = {
       {BaseCallsMiddle, 0x401010, Base, BaseValues},
       {BaseMigrates, 0x401020, Base, BaseValues},
+      {BaseCallsAtItsEnd, 0x401100, Base, BaseValues},
       {MiddleCallsLeaf, 0x401110, Middle, MiddleValues},
       {MiddleRecurses, 0x401120, Middle, Recursing},
       {MiddleMigrates, 0x401130, Middle, MiddleValues},
@@ -169,6 +173,8 @@ IsaProgram x86Program() {
       {LeafOnlyOnX86, 0x401220, Leaf, LeafValues},
       {LeafIncomplete, 0x401240, Leaf, LeafValues, 0},
       {LeafShapesDiffer, 0x401250, Leaf, {inMemory(X86Rbp, -16, 8, 8)}},
+      {LeafConstantInASlot, 0x401260, Leaf, {constant(-3, 8)}},
+      {LeafVector, 0x401270, Leaf, {inRegister(X86Xmm1, 16)}},
   };
   return P;
 }
@@ -199,6 +205,7 @@ IsaProgram aarch64Program() {
   P.Sites = {
       {BaseCallsMiddle, 0x801014, Base, BaseValues},
       {BaseMigrates, 0x801024, Base, BaseValues},
+      {BaseCallsAtItsEnd, 0x801100, Base, BaseValues},
       {MiddleCallsLeaf, 0x801114, Middle, MiddleValues},
       {MiddleRecurses, 0x801124, Middle, Recursing},
       {MiddleMigrates, 0x801134, Middle, MiddleValues},
@@ -207,6 +214,8 @@ IsaProgram aarch64Program() {
       {LeafMigrates, 0x801214, Leaf, LeafValues},
       {LeafIncomplete, 0x801244, Leaf, LeafValues, 0},
       {LeafShapesDiffer, 0x801254, Leaf, {inMemory(A64Sp, 8, 4, 8)}},
+      {LeafConstantInASlot, 0x801264, Leaf, {inMemory(A64Sp, 8, 8, 8)}},
+      {LeafVector, 0x801274, Leaf, {inRegister(A64V1, 16)}},
   };
   return P;
 }
@@ -558,6 +567,51 @@ TEST_F(RewriteStack, ThreeFramesAArch64ToX86) {
   EXPECT_EQ(Destination.at(H - 56), valueWord(1, 2, 8, 8));
   EXPECT_EQ(Destination.at(H - 24), valueWord(2, 0));   // base's [rbp-8]
   EXPECT_EQ(Destination.at(H - 8), Poison);             // the base's own RA
+}
+
+// The thread base's code range is (start, end]: a return address is past
+// its call, so a noreturn call ending the base returns to the end address,
+// and the walk must stop there rather than read the base's return address.
+TEST_F(RewriteStack, BaseCallingAtItsEnd) {
+  Region Source(regionBytes(2)), Destination(regionBytes(2));
+  expectRewrite(EmX86_64, EmAArch64, {MiddleMigrates, BaseCallsAtItsEnd}, Source, Destination);
+  EXPECT_EQ(Destination.at(Destination.High - 32 - 8), 0x801100u);
+  Source.poison();
+  Destination.poison();
+  expectRewrite(EmAArch64, EmX86_64, {MiddleMigrates, BaseCallsAtItsEnd}, Source, Destination);
+  EXPECT_EQ(Destination.at(Destination.High - 32 - 8), 0x401100u);
+}
+
+// A value x86-64 rematerializes (a constant) and aarch64 keeps in a slot:
+// the rewrite writes the constant there, sign-extended.
+TEST_F(RewriteStack, ConstantIntoASlot) {
+  Region Source(regionBytes(3)), Destination(regionBytes(3));
+  layOut(program(EmX86_64), {LeafConstantInASlot, MiddleCallsLeaf, BaseCallsMiddle}, Source.High,
+         SourceRegs, SourceThreadPointer);
+  RewriteResult R = rewrite(SourceRegs, EmAArch64, Destination);
+  ASSERT_EQ(R.Error, RewriteError::None) << describe(R.Error);
+  // The aarch64 leaf's sp is H-144; its slot is [sp+8].
+  EXPECT_EQ(Out.Sp, Destination.High - 144);
+  EXPECT_EQ(Destination.at(Destination.High - 136), uint64_t(-3));
+  // The other way, the constant is the destination code's own: nothing to
+  // write, and the rest matches the model.
+  Destination.poison();
+  expectRewrite(EmAArch64, EmX86_64, {LeafConstantInASlot, MiddleCallsLeaf, BaseCallsMiddle},
+                Source, Destination);
+}
+
+// 16-byte values in the innermost frame's vector registers: xmm1 (DWARF
+// 18) and v1 (DWARF 65) are the same RegisterSet::Vector entry.
+TEST_F(RewriteStack, VectorRegisters) {
+  Region Source(regionBytes(3)), Destination(regionBytes(3));
+  std::vector<uint64_t> Ids = {LeafVector, MiddleCallsLeaf, BaseCallsMiddle};
+  expectRewrite(EmX86_64, EmAArch64, Ids, Source, Destination);
+  for (unsigned K = 0; K < 16; K++)
+    EXPECT_EQ(Out.Vector[1][K], valueByte(0, 0, K)) << K;
+  Source.poison();
+  Destination.poison();
+  expectRewrite(EmAArch64, EmX86_64, Ids, Source, Destination);
+  EXPECT_EQ(std::memcmp(Out.Vector[1], SourceRegs.Vector[1], 16), 0);
 }
 
 //===-- Same ISA: a relocation ---------------------------------------------===//
