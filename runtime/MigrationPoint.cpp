@@ -8,6 +8,8 @@
 // Modes, chosen by the environment:
 //   POPCORN_CHECK_UNWIND=1|verbose  every point walks the whole stack with
 //       the migration metadata alone; any failure aborts with a report.
+//   POPCORN_MIGRATE='every=N;nodes=A,B,...' every N-th point of the thread
+//       moves it to the next node of the cycle A, B, ... (HomeNode.h).
 //   POPCORN_SELFTEST=same|roundtrip (with POPCORN_MIGRATE='every=N') every
 //       N-th point of a thread rewrites its stack in this process and
 //       continues on the result: `same` into the thread's other stack
@@ -16,10 +18,15 @@
 //       one line on stderr says how many rewrites were resumed.
 //
 //===----------------------------------------------------------------------===//
-#include "Report.h"
-#include "Thread.h"
 #include "FrameCursor.h"
+#include "HomeNode.h"
+#include "NodeState.h"
+#include "RemoteNode.h"
+#include "Report.h"
 #include "Rewrite.h"
+#include "Thread.h"
+#include <errno.h>
+#include <popcorn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,13 +42,21 @@ void popcorn_migration_point_slow(RegisterSet *Registers);
 }
 
 namespace {
-enum class Mode { Off, CheckUnwind, SameIsa, RoundTrip };
+enum class Mode { Off, CheckUnwind, SameIsa, RoundTrip, Migrate };
 
+// In the program's data: the thread finds them on whichever node it is.
 struct Settings {
   Mode Run = Mode::Off;
   bool Verbose = false;
   uint64_t Every = 1;
+  int Cycle[MaxNodes * 2];
+  unsigned CycleLength;
 } Config;
+
+struct Schedule {
+  uint64_t Points;
+  unsigned Next;
+} Taken;
 
 struct Counters {
   uint64_t Walks, Rewrites, Refused, Deepest;
@@ -154,18 +169,37 @@ void report() {
     L << ", " << Stats.Refused << " refused";
 }
 
-// "every=N" among ';'-separated settings.
-uint64_t everyOf(const char *Schedule) {
+// The value of KEY= among ';'-separated settings, or null.
+const char *settingOf(const char *Schedule, const char *Key) {
+  size_t Length = strlen(Key);
   for (const char *P = Schedule; P && *P;) {
-    if (!strncmp(P, "every=", 6)) {
-      uint64_t N = strtoull(P + 6, nullptr, 10);
-      return N ? N : 1;
-    }
+    if (!strncmp(P, Key, Length) && P[Length] == '=')
+      return P + Length + 1;
     P = strchr(P, ';');
     if (P)
       P++;
   }
-  return 1;
+  return nullptr;
+}
+
+uint64_t everyOf(const char *Schedule) {
+  const char *Every = settingOf(Schedule, "every");
+  uint64_t N = Every ? strtoull(Every, nullptr, 10) : 1;
+  return N ? N : 1;
+}
+
+// "nodes=1,0": the cycle of destinations.  False if malformed.
+bool readCycle(const char *Nodes) {
+  while (*Nodes && *Nodes != ';') {
+    char *End;
+    long Id = strtol(Nodes, &End, 10);
+    if (End == Nodes || Id < 0 || Id >= popcorn_num_nodes() ||
+        Config.CycleLength == sizeof Config.Cycle / sizeof Config.Cycle[0])
+      return false;
+    Config.Cycle[Config.CycleLength++] = int(Id);
+    Nodes = *End == ',' ? End + 1 : End;
+  }
+  return Config.CycleLength > 0;
 }
 
 __attribute__((constructor)) void readSettings() {
@@ -179,6 +213,16 @@ __attribute__((constructor)) void readSettings() {
     Config.Every = everyOf(getenv("POPCORN_MIGRATE"));
     const char *Log = getenv("POPCORN_LOG");
     Config.Verbose = Log && !strcmp(Log, "verbose");
+  } else if (const char *Nodes = settingOf(getenv("POPCORN_MIGRATE"), "nodes")) {
+    if (!readCycle(Nodes)) {
+      Line() << "popcorn: POPCORN_MIGRATE: nodes= must list node numbers below "
+             << uint64_t(popcorn_num_nodes()) << ", e.g. nodes=1,0";
+      exit(2);
+    }
+    Config.Run = Mode::Migrate;
+    Config.Every = everyOf(getenv("POPCORN_MIGRATE"));
+    __popcorn_migration_pending = 1;
+    return;
   } else {
     if (SelfTest)
       Line() << "popcorn: POPCORN_SELFTEST must be 'same' or 'roundtrip'; ignored";
@@ -189,7 +233,59 @@ __attribute__((constructor)) void readSettings() {
 }
 } // namespace
 
+namespace {
+struct MigrationJob {
+  RegisterSet *Registers;
+  int Target;
+  int Error;
+};
+
+// On the runtime's stack: returns only if the thread stays.
+void runMigration(void *Arg) {
+  auto &Job = *static_cast<MigrationJob *>(Arg);
+  if (node().Remote)
+    Job.Error = returnHome(*Job.Registers, Job.Target) == RewriteError::None ? 0 : EAGAIN;
+  else
+    Job.Error = migrateAway(*Job.Registers, Job.Target);
+}
+
+// popcorn_migrate's result: 0 if the thread is (now) on Target.
+int moveTo(RegisterSet &Registers, int Target) {
+  NodeState &N = node();
+  if (Target < 0 || Target >= N.NodeCount || !N.Nodes[Target].Machine) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (Target == N.Self)
+    return 0;
+  uint8_t *Stack = N.Remote ? N.RuntimeStackTop : nullptr;
+  if (!Stack) {
+    ThreadState *T = currentThread();
+    if (!T) {
+      errno = ENOMEM;
+      return -1;
+    }
+    Stack = T->RuntimeStackTop;
+  }
+  MigrationJob Job{&Registers, Target, 0};
+  popcorn_call_on_stack(Stack, runMigration, &Job);
+  errno = Job.Error;
+  return -1;
+}
+} // namespace
+
 extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
+  NodeState &N = node();
+  if (N.Requested) {
+    N.Requested = false;
+    Registers->Gpr[0] = uint64_t(int64_t(moveTo(*Registers, N.RequestedNode)));
+    return;
+  }
+  if (Config.Run == Mode::Migrate) {
+    if (++Taken.Points % Config.Every == 0)
+      moveTo(*Registers, Config.Cycle[Taken.Next++ % Config.CycleLength]);
+    return;
+  }
   if (Config.Run == Mode::CheckUnwind) {
     checkStack(*Registers);
     return;

@@ -12,7 +12,12 @@
 namespace popcorn::sys {
 
 #if defined(__x86_64__)
-enum : long { Write = 1, Mmap = 9, Munmap = 11, Mprotect = 10, Gettid = 186 };
+enum : long {
+  Read = 0, Write = 1, Close = 3, Mmap = 9, Mprotect = 10, Munmap = 11, RtSigaction = 13,
+  Getpid = 39, Kill = 62, Sigaltstack = 131, ArchPrctl = 158, Gettid = 186, Tkill = 200,
+  ExitGroup = 231, ProcessVmReadv = 310, ProcessVmWritev = 311, Mremap = 25, Brk = 12,
+  Socketpair = 53, Wait4 = 61
+};
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long R10 __asm__("r10") = D;
   register long R8 __asm__("r8") = E;
@@ -25,7 +30,12 @@ inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0
   return Ret;
 }
 #elif defined(__aarch64__)
-enum : long { Write = 64, Mmap = 222, Munmap = 215, Mprotect = 226, Gettid = 178 };
+enum : long {
+  Read = 63, Write = 64, Close = 57, Mmap = 222, Mprotect = 226, Munmap = 215, RtSigaction = 134,
+  Getpid = 172, Kill = 129, Sigaltstack = 132, Gettid = 178, Tkill = 130, ExitGroup = 94,
+  ProcessVmReadv = 270, ProcessVmWritev = 271, Mremap = 216, Brk = 214,
+  Socketpair = 199, Wait4 = 260
+};
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long X8 __asm__("x8") = N;
   register long X0 __asm__("x0") = A;
@@ -42,13 +52,31 @@ inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0
 }
 #endif
 
-enum : long { ProtNone = 0, ProtReadWrite = 3, MapPrivateAnonymous = 0x22 };
+enum : long {
+  ProtNone = 0, ProtRead = 1, ProtReadWrite = 3, MapPrivateAnonymous = 0x22, MapFixed = 0x10,
+  MapNoReserve = 0x4000, MapFixedNoReplace = 0x100000
+};
+
+inline bool failed(long R) { return R < 0 && R > -4096; }
+
+// Replaces [Address, +Bytes) by fresh inaccessible memory: its pages are
+// gone, the range stays reserved.
+inline bool reserve(uint64_t Address, uint64_t Bytes, long Extra = MapFixed) {
+  long R = call6(Mmap, long(Address), long(Bytes), ProtNone,
+                 MapPrivateAnonymous | MapNoReserve | Extra, -1, 0);
+  return !failed(R) && uint64_t(R) == Address;
+}
+
+[[noreturn]] inline void exitGroup(int Status) {
+  for (;;)
+    call6(ExitGroup, Status);
+}
 
 // Anonymous read-write memory with a guard page below it, or null.
 inline uint8_t *mapWithGuard(uint64_t Bytes) {
   const uint64_t Page = 4096;
   long Map = call6(Mmap, 0, long(Bytes + Page), ProtNone, MapPrivateAnonymous, -1, 0);
-  if (Map < 0 && Map > -4096)
+  if (failed(Map))
     return nullptr;
   if (call6(Mprotect, Map + long(Page), long(Bytes), ProtReadWrite) != 0)
     return nullptr;

@@ -1,6 +1,8 @@
 //===- Thread.cpp - The runtime's state of one thread ---------------------===//
 #include "Thread.h"
+#include "AddressSpace.h"
 #include "FrameCursor.h"
+#include "NodeState.h"
 #include "Syscall.h"
 #include <pthread.h>
 #include <sys/resource.h>
@@ -78,7 +80,8 @@ bool setUpStackRegions(ThreadState &T, const popcorn_metadata *Metadata, Registe
   if (Low >= High)
     return false;
   uint64_t Bytes = roundDown(High - Low);
-  uint8_t *Other = sys::mapWithGuard(Bytes);
+  uint8_t *Other = node().ArenaReady ? reinterpret_cast<uint8_t *>(arenaMapWithGuard(Bytes))
+                                     : sys::mapWithGuard(Bytes);
   if (!Other)
     return false;
   T.Regions[0] = {Low, High};

@@ -18,6 +18,7 @@ struct ThreadState {
   bool Pending;         // a rewrite was refused: retry at the next point
   uint64_t Points;      // migration points taken
   uint8_t *RuntimeStackTop;
+  uint8_t *Staging;     // a copy of region 0 while a thread comes home
   FramePair *Scratch;
   uint32_t MaxFrames;
 };
@@ -26,7 +27,7 @@ struct ThreadState {
 ThreadState *currentThread();
 
 /// Finds region 0 (walking the stack in Source to its base) and maps
-/// region 1.  False if the stack cannot be walked or no memory.
+/// region 1 (in the arena if there is one: the same on every node).  False if the stack cannot be walked or no memory.
 bool setUpStackRegions(ThreadState &T, const popcorn_metadata *Metadata,
                        RegisterSet &Source);
 

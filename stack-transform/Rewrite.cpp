@@ -38,13 +38,14 @@ namespace {
 struct DestinationRegisters {
   RegisterSet &Out;
   uint16_t Machine;
+  int64_t WriteBias;
   uint64_t SavedAt[MaxDwarfRegister] = {};
 
   uint8_t *location(uint16_t Dwarf, unsigned &Width) {
     uint8_t *InSet = registerStorage(Out, Machine, Dwarf, Width);
     if (InSet && SavedAt[Dwarf]) {
       Width = 8;
-      return reinterpret_cast<uint8_t *>(SavedAt[Dwarf]);
+      return reinterpret_cast<uint8_t *>(SavedAt[Dwarf] + WriteBias);
     }
     return InSet;
   }
@@ -74,6 +75,11 @@ struct FrameView {
   const popcorn_call_site &Site;
   uint64_t Cfa, Sp;
   const FrameRegisters &Regs;
+  int64_t WriteBias;
+
+  uint8_t *written(uint64_t Address) const {
+    return reinterpret_cast<uint8_t *>(Address + WriteBias);
+  }
 
   // The destination frame's value of a register that locates its slots.
   bool baseRegister(uint16_t Dwarf, uint64_t &Value) const {
@@ -128,14 +134,14 @@ static bool moveValue(const popcorn_value &From, const popcorn_value &To, FrameC
   case POPCORN_IN_MEMORY:
     if (!Dst.baseRegister(To.dwarf_register, Base))
       return false;
-    place(reinterpret_cast<uint8_t *>(Base + int64_t(To.offset)),
+    place(Dst.written(Base + int64_t(To.offset)),
           To.location_size > To.size ? To.location_size : To.size, Value, To.size);
     return true;
   case POPCORN_AT_ADDRESS:
     // A slot a crowded call's values cross in: its contents move.
     if (From.location != POPCORN_AT_ADDRESS || !Dst.baseRegister(To.dwarf_register, Base))
       return false;
-    copyBytes(reinterpret_cast<uint8_t *>(Base + int64_t(To.offset)), Value,
+    copyBytes(Dst.written(Base + int64_t(To.offset)), Value,
               From.alloca_size < To.alloca_size ? From.alloca_size : To.alloca_size);
     return true;
   case POPCORN_CONSTANT:
@@ -218,10 +224,11 @@ RewriteResult rewriteStack(const RewriteRequest &Request, RegisterSet &Out) {
   Out.Pc = Request.Scratch[0].Destination->return_address;
 
   FrameCursor Cursor(Source, *Request.Source);
-  DestinationRegisters Places{Out, Request.DestinationMachine};
+  DestinationRegisters Places{Out, Request.DestinationMachine, Request.WriteBias};
   for (uint32_t I = 0; I < N; I++) {
     const FramePair &F = Request.Scratch[I];
-    FrameView Dst{Destination, *F.Destination, F.DestinationCfa, F.DestinationSp, DstRegs};
+    FrameView Dst{Destination,     *F.Destination, F.DestinationCfa, F.DestinationSp, DstRegs,
+                  Request.WriteBias};
     const popcorn_value *From = Source.values(*F.Source);
     const popcorn_value *To = Destination.values(*F.Destination);
     for (uint16_t V = 0; V < F.Source->n_values; V++)

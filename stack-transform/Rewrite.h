@@ -65,6 +65,9 @@ struct RewriteRequest {
   StackRegion Destination;
   FramePair *Scratch;
   uint32_t MaxFrames;
+  // Destination bytes are written at their address plus this: a buffer
+  // standing in for a region of another process.
+  int64_t WriteBias = 0;
 };
 
 struct RewriteResult {

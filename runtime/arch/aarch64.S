@@ -101,4 +101,26 @@ popcorn_call_on_stack:
 	ret
 	.size popcorn_call_on_stack, .-popcorn_call_on_stack
 
+// int popcorn_migrate(int node): see x86_64.S.
+	.section .text.popcorn_migrate,"ax",%progbits
+	.p2align 4
+	.globl popcorn_migrate
+	.type popcorn_migrate,%function
+popcorn_migrate:
+	stp x29, x30, [sp, #-16]!
+	bl popcorn_request_migration
+	ldp x29, x30, [sp], #16
+	b __popcorn_migration_point
+	.size popcorn_migrate, .-popcorn_migrate
+
+// The restorer of the runtime's own signal handlers: rt_sigreturn.
+	.section .text.popcorn_signal_return,"ax",%progbits
+	.p2align 4
+	.globl popcorn_signal_return
+	.type popcorn_signal_return,%function
+popcorn_signal_return:
+	mov x8, #139
+	svc #0
+	.size popcorn_signal_return, .-popcorn_signal_return
+
 	.section .note.GNU-stack,"",@progbits

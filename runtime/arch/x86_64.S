@@ -130,4 +130,29 @@ popcorn_call_on_stack:
 	ret
 	.size popcorn_call_on_stack, .-popcorn_call_on_stack
 
+// int popcorn_migrate(int node): records the request, then is its
+// caller's migration point: the return address on the stack is the
+// caller's recorded call site, and the point's slow path leaves the result
+// in %rax (0 on the destination, -1 where the thread stays).
+	.section .text.popcorn_migrate,"ax",%progbits
+	.p2align 4
+	.globl popcorn_migrate
+	.type popcorn_migrate,@function
+popcorn_migrate:
+	sub $8, %rsp
+	call popcorn_request_migration
+	add $8, %rsp
+	jmp __popcorn_migration_point
+	.size popcorn_migrate, .-popcorn_migrate
+
+// The restorer of the runtime's own signal handlers: rt_sigreturn.
+	.section .text.popcorn_signal_return,"ax",%progbits
+	.p2align 4
+	.globl popcorn_signal_return
+	.type popcorn_signal_return,@function
+popcorn_signal_return:
+	mov $15, %eax
+	syscall
+	.size popcorn_signal_return, .-popcorn_signal_return
+
 	.section .note.GNU-stack,"",@progbits

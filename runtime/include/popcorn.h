@@ -6,7 +6,24 @@
 extern "C" {
 #endif
 
-/* Name of the ISA the calling thread runs on now: "x86_64" or "aarch64". */
+/* Moves the calling thread to node NODE (POPCORN_NODES; by default 0 is
+ * where the program started, 1 aarch64 under qemu-user, 2 another x86-64
+ * process).  Returns 0 on the destination; -1 with errno set if the thread
+ * stays where it is: EINVAL (no such node), EHOSTUNREACH (the node cannot
+ * be started), EAGAIN (the stack cannot be moved from here now, e.g. a
+ * va_list is live), ENOTSUP (the program cannot migrate at all). */
+int popcorn_migrate(int node);
+
+/* The node the calling thread runs on now. */
+int popcorn_current_node(void);
+
+/* How many nodes the program has. */
+int popcorn_num_nodes(void);
+
+/* The ISA of NODE, "x86_64" or "aarch64"; NULL for no such node. */
+const char *popcorn_node_isa(int node);
+
+/* The ISA the calling thread runs on now: "x86_64" or "aarch64". */
 const char *popcorn_isa(void);
 
 #ifdef __cplusplus

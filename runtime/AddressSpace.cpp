@@ -1,0 +1,106 @@
+//===- AddressSpace.cpp - The home node decides every mapping -------------===//
+#include "AddressSpace.h"
+#include "NodeState.h"
+#include "Syscall.h"
+
+namespace popcorn {
+
+namespace {
+constexpr long MapFixed = 0x10;
+constexpr long ENOMEM_ = 12;
+
+bool inArena(uint64_t A, uint64_t Bytes) {
+  return A >= ArenaBase && A + Bytes <= ArenaBase + ArenaBytes && A + Bytes >= A;
+}
+
+// First fit among freed ranges, else from the top.
+uint64_t take(uint64_t Bytes) {
+  NodeState &N = node();
+  for (uint32_t I = 0; I < N.FreeCount; I++) {
+    ArenaFreeRange &F = N.Free[I];
+    if (F.Bytes < Bytes)
+      continue;
+    uint64_t A = F.Address;
+    F.Address += Bytes;
+    F.Bytes -= Bytes;
+    if (!F.Bytes)
+      F = N.Free[--N.FreeCount];
+    return A;
+  }
+  if (N.ArenaNext + Bytes > ArenaBase + ArenaBytes)
+    return 0;
+  uint64_t A = N.ArenaNext;
+  N.ArenaNext += Bytes;
+  return A;
+}
+
+void give(uint64_t A, uint64_t Bytes) {
+  NodeState &N = node();
+  for (uint32_t I = 0; I < N.FreeCount; I++) {
+    ArenaFreeRange &F = N.Free[I];
+    if (F.Address + F.Bytes == A) {
+      F.Bytes += Bytes;
+      return;
+    }
+    if (A + Bytes == F.Address) {
+      F.Address = A;
+      F.Bytes += Bytes;
+      return;
+    }
+  }
+  // A full list only loses address space, of which the arena has plenty.
+  if (N.FreeCount < sizeof N.Free / sizeof N.Free[0])
+    N.Free[N.FreeCount++] = {A, Bytes};
+}
+} // namespace
+
+bool reserveArena() {
+  NodeState &N = node();
+  if (!sys::reserve(ArenaBase, ArenaBytes, sys::MapFixedNoReplace))
+    return false;
+  N.ArenaNext = ArenaBase;
+  N.ArenaReady = true;
+  return true;
+}
+
+long homeMmap(long Address, long Bytes, long Prot, long Flags, long Fd, long Offset) {
+  NodeState &N = node();
+  if (Address || (Flags & MapFixed) || !N.ArenaReady || Bytes <= 0)
+    return sys::call6(sys::Mmap, Address, Bytes, Prot, Flags, Fd, Offset);
+  uint64_t Size = pageUp(uint64_t(Bytes));
+  uint64_t At = take(Size);
+  if (!At)
+    return -ENOMEM_;
+  long R = sys::call6(sys::Mmap, long(At), Bytes, Prot, Flags | MapFixed, Fd, Offset);
+  if (sys::failed(R))
+    give(At, Size);
+  return R;
+}
+
+long homeMunmap(long Address, long Bytes) {
+  uint64_t Size = pageUp(uint64_t(Bytes));
+  if (!node().ArenaReady || !inArena(uint64_t(Address), Size) || uint64_t(Address) % PageBytes)
+    return sys::call6(sys::Munmap, Address, Bytes);
+  if (!sys::reserve(uint64_t(Address), Size))
+    return -ENOMEM_;
+  give(uint64_t(Address), Size);
+  return 0;
+}
+
+long homeMremap(long Address, long OldBytes, long NewBytes, long Flags, long NewAddress) {
+  // Growing or moving an arena mapping would need a new place the kernel
+  // does not know about; libc falls back to allocate, copy and free.
+  if (node().ArenaReady && inArena(uint64_t(Address), uint64_t(OldBytes)))
+    return -ENOMEM_;
+  return sys::call6(sys::Mremap, Address, OldBytes, NewBytes, Flags, NewAddress);
+}
+
+uint64_t arenaMapWithGuard(uint64_t Bytes) {
+  long R = homeMmap(0, long(Bytes + PageBytes), sys::ProtNone, sys::MapPrivateAnonymous, -1, 0);
+  if (sys::failed(R) ||
+      sys::call6(sys::Mprotect, R + long(PageBytes), long(Bytes), sys::ProtReadWrite))
+    return 0;
+  return uint64_t(R) + PageBytes;
+}
+
+} // namespace popcorn

@@ -1,0 +1,99 @@
+//===- Message.h - What nodes say to each other -----------------*- C++ -*-===//
+//
+// One message is a header and a payload of Header.Bytes bytes.  A thread
+// moves away from home with Migrate (its rewritten registers and the used
+// part of its native stack); while it is away the remote node asks home
+// for pages (PageRequest -> PageData or PageMissing) and runs the system
+// calls that need home's files and identity there (Syscall ->
+// SyscallResult); it comes back with ReturnHome followed by every page it
+// wrote (PageData each) and End.  Exit ends the program with a status.
+//
+// Every payload is checked against its type's size before use.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_RUNTIME_MESSAGE_H
+#define POPCORN_RUNTIME_MESSAGE_H
+
+#include "AddressMap.h"
+#include "RegisterSet.h"
+#include "Rewrite.h"
+
+namespace popcorn {
+
+enum class MessageType : uint32_t {
+  Hello = 1,
+  Migrate,
+  PageRequest,
+  PageData,
+  PageMissing,
+  Syscall,
+  SyscallResult,
+  ReturnHome,
+  End,
+  Exit,
+};
+
+struct MessageHeader {
+  MessageType Type;
+  uint32_t Bytes;
+};
+
+inline constexpr unsigned MaxSharedRanges = 8;
+inline constexpr int MaxNodes = 8;
+
+// Home -> a node it started: the node table and the ranges whose pages
+// are home's.
+struct HelloMessage {
+  uint32_t HomePid;
+  uint16_t HomeMachine;
+  uint16_t Ranges;
+  AddressRange Shared[MaxSharedRanges];
+  uint16_t NodeCount;
+  uint16_t NodeMachines[MaxNodes];
+};
+
+// Home -> node: continue the thread with Registers on Away, whose bytes
+// from Registers.Sp to Away.High follow.  Home is where it must land when
+// it comes back.
+struct MigrateMessage {
+  RegisterSet Registers;
+  StackRegion Away, Home;
+};
+
+struct PageMessage {
+  uint64_t Address;
+  uint8_t Bytes[PageBytes];
+};
+
+inline constexpr unsigned SyscallArguments = 6;
+
+// Node -> home: run portable call Call with Args; pointer arguments point
+// into the data that follows (offsets from its start).
+struct SyscallMessage {
+  uint32_t Call;
+  uint32_t InBytes;
+  int64_t Args[SyscallArguments];
+};
+
+// Home -> node: the call's result and OutBytes bytes of output data.
+struct SyscallResultMessage {
+  int64_t Result;
+  uint64_t OutBytes;
+};
+
+// Node -> home: continue at home with Registers; the stack bytes from
+// Registers.Sp to the home region's top follow.  Next is where the thread
+// goes from home (0: it stays there).
+struct ReturnHomeMessage {
+  RegisterSet Registers;
+  uint32_t Next;
+  uint32_t Pad;
+};
+
+struct ExitMessage {
+  int32_t Status;
+};
+
+} // namespace popcorn
+
+#endif

@@ -1,0 +1,88 @@
+//===- NodeState.h - This process's own runtime state -----------*- C++ -*-===//
+//
+// Everything the runtime keeps per process rather than per program: which
+// node this process is, its links to the other nodes, the home node's
+// arena allocator, a remote node's page bookkeeping.  It lives in the
+// node-private range (AddressMap.h), mapped by __popcorn_start before libc
+// runs, because the program's own data pages belong to the home node and
+// move between processes.
+//
+// One thread migrates (the program's main thread); a multi-threaded
+// program's other threads stay home.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_RUNTIME_NODESTATE_H
+#define POPCORN_RUNTIME_NODESTATE_H
+
+#include "AddressMap.h"
+#include "Channel.h"
+#include "Rewrite.h"
+
+namespace popcorn {
+
+enum class Launcher : uint8_t { Native, Qemu, Tcp };
+
+struct NodeEntry {
+  uint16_t Machine; // ELF e_machine
+  Launcher How;
+  char Host[64];    // tcp
+  uint16_t Port;
+  Channel Link;     // home: to this node once started
+  int Pid;          // home: the process it runs in, 0 for tcp
+};
+
+struct ArenaFreeRange {
+  uint64_t Address, Bytes;
+};
+
+struct NodeState {
+  bool Remote;      // this process was started to run a migrated thread
+  bool ArenaReady;
+  int Self;         // this process's node number
+  int NodeCount;
+  NodeEntry Nodes[MaxNodes];
+
+  // Home: the arena (AddressMap.h) is handed out from Next up; freed
+  // ranges are reused first.
+  uint64_t ArenaNext;
+  uint32_t FreeCount;
+  ArenaFreeRange Free[1024];
+
+  // A migration asked for by popcorn_migrate, taken at its own point.
+  bool Requested;
+  int RequestedNode;
+
+  // Remote: the migrating thread's native stack regions, Home the stack
+  // it started on there, Away (in the arena) the one it runs on here; the
+  // runtime's own stack and scratch space.
+  StackRegion Home, Away;
+  uint8_t *HomeStackImage; // where a rewrite for home writes Home's bytes
+  uint8_t *RuntimeStackTop;
+  FramePair *Scratch;
+  uint32_t MaxFrames;
+  int HomePid;
+
+  // Remote: the link home, the shared ranges and per page of them whether
+  // it is here (read-only) and whether it was written (read-write).
+  Channel HomeLink;
+  uint32_t SharedCount;
+  AddressRange Shared[MaxSharedRanges];
+  uint8_t *PresentBits[MaxSharedRanges];
+  uint8_t *DirtyBits[MaxSharedRanges];
+  uint64_t *PresentList, *DirtyList;
+  uint64_t PresentCount, DirtyCount, ListCapacity;
+  uint8_t *SyscallBuffer; // a forwarded call's data, both ways
+  uint16_t HomeMachine;
+  bool WarnedSyscall[512];
+
+  // Counters (popcorn_migrate's callers see them through the trace later).
+  uint64_t PagesFetched, SyscallsForwarded;
+};
+
+/// This process's state.  __popcorn_start maps it before libc runs (or
+/// ends the process), so every system call libc makes can read it.
+inline NodeState &node() { return *reinterpret_cast<NodeState *>(NodePrivateBase); }
+
+} // namespace popcorn
+
+#endif

@@ -1,0 +1,341 @@
+//===- RemoteNode.cpp - A process that runs a thread away from home -------===//
+#include "RemoteNode.h"
+#include "AddressSpace.h"
+#include "NodeState.h"
+#include "Report.h"
+#include "Syscall.h"
+#include "SystemCalls.h"
+#include "Thread.h"
+#include <elf.h>
+#include <signal.h>
+
+using namespace popcorn;
+
+extern "C" {
+extern const popcorn_metadata __popcorn_metadata;
+[[noreturn]] void popcorn_resume(const RegisterSet *Registers);
+void popcorn_call_on_stack(void *Top, void (*Fn)(void *), void *Arg);
+void popcorn_signal_return(void);
+}
+
+namespace popcorn {
+namespace {
+constexpr uint64_t RuntimeStackBytes = 256 * 1024;
+constexpr uint64_t SignalStackBytes = 64 * 1024;
+constexpr uint32_t MaxFrames = 1 << 16;
+constexpr uint64_t ListCapacity = uint64_t(1) << 22; // pages: 16 GiB
+
+#if defined(__x86_64__)
+constexpr uint16_t Here = EmX86_64;
+#else
+constexpr uint16_t Here = EmAArch64;
+#endif
+
+uint8_t *mapPrivate(uint64_t Bytes) {
+  long R = sys::call6(sys::Mmap, 0, long(pageUp(Bytes)), sys::ProtReadWrite,
+                      sys::MapPrivateAnonymous | sys::MapNoReserve, -1, 0);
+  return sys::failed(R) ? nullptr : reinterpret_cast<uint8_t *>(R);
+}
+
+[[noreturn]] void fail(const char *What) {
+  Line() << "popcorn: node " << uint64_t(node().Self) << ": " << What;
+  sys::exitGroup(1);
+}
+
+int rangeOf(uint64_t A) {
+  NodeState &N = node();
+  for (uint32_t R = 0; R < N.SharedCount; R++)
+    if (N.Shared[R].contains(A))
+      return int(R);
+  return -1;
+}
+
+struct PageBit {
+  uint8_t *Byte;
+  uint8_t Mask;
+};
+
+PageBit bitOf(uint8_t *const *Bits, int R, uint64_t A) {
+  uint64_t I = (A - node().Shared[R].Low) / PageBytes;
+  return {&Bits[R][I / 8], uint8_t(1u << (I % 8))};
+}
+
+bool fetch(uint64_t A) {
+  NodeState &N = node();
+  MessageHeader H;
+  uint64_t Got;
+  if (!N.HomeLink.send(MessageType::PageRequest, &A, sizeof A) || !N.HomeLink.receiveHeader(H))
+    lostHome();
+  if (H.Type == MessageType::PageMissing) {
+    if (!N.HomeLink.skip(H.Bytes))
+      lostHome();
+    return false;
+  }
+  if (H.Type != MessageType::PageData || H.Bytes != sizeof(PageMessage) ||
+      !N.HomeLink.receivePayload(&Got, sizeof Got) || Got != A)
+    lostHome();
+  sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtReadWrite);
+  if (!N.HomeLink.receivePayload(reinterpret_cast<void *>(A), PageBytes))
+    lostHome();
+  sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtRead);
+  N.PagesFetched++;
+  return true;
+}
+
+void onFault(int, siginfo_t *Info, void *) {
+  NodeState &N = node();
+  uint64_t A = pageDown(uint64_t(Info->si_addr));
+  int R = rangeOf(A);
+  if (R >= 0) {
+    PageBit Present = bitOf(N.PresentBits, R, A), Dirty = bitOf(N.DirtyBits, R, A);
+    if (!(*Present.Byte & Present.Mask)) {
+      if (N.PresentCount == N.ListCapacity)
+        fail("more pages than a thread may take away from home");
+      if (fetch(A)) {
+        *Present.Byte |= Present.Mask;
+        N.PresentList[N.PresentCount++] = A;
+        return;
+      }
+    } else if (!(*Dirty.Byte & Dirty.Mask)) {
+      sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtReadWrite);
+      *Dirty.Byte |= Dirty.Mask;
+      N.DirtyList[N.DirtyCount++] = A;
+      return;
+    }
+  }
+  // Not a page of home's, or one home does not have: the program's own
+  // fault, which ends it as it would natively.
+  long Default[4] = {0, 0, 0, 0};
+  sys::call6(sys::RtSigaction, SIGSEGV, long(Default), 0, 8);
+}
+
+void installFaultHandler() {
+  uint8_t *AltStack = mapPrivate(SignalStackBytes);
+  struct {
+    void *Sp;
+    int Flags;
+    uint64_t Size;
+  } Alt = {AltStack, 0, SignalStackBytes};
+  struct {
+    void (*Handler)(int, siginfo_t *, void *);
+    unsigned long Flags;
+    void (*Restorer)(void);
+    uint64_t Mask;
+  } Action = {onFault, SA_SIGINFO | SA_ONSTACK | SA_RESTORER | SA_NODEFER, popcorn_signal_return,
+              0};
+  if (!AltStack || sys::call6(sys::Sigaltstack, long(&Alt), 0) ||
+      sys::call6(sys::RtSigaction, SIGSEGV, long(&Action), 0, 8))
+    fail("cannot install the page-fault handler");
+}
+
+enum class Segment { Shared, Private, Outside };
+
+// Home's writable segments that this image has identically hold the
+// program's shared data; others that overlap this image are the home ISA's
+// own (this image has its own there).
+Segment classify(const AddressRange &R, char **Envp) {
+  while (*Envp)
+    Envp++;
+  const Elf64_Phdr *Phdr = nullptr;
+  uint64_t Count = 0;
+  for (auto *Aux = reinterpret_cast<const uint64_t *>(Envp + 1); Aux[0] != AT_NULL; Aux += 2) {
+    if (Aux[0] == AT_PHDR)
+      Phdr = reinterpret_cast<const Elf64_Phdr *>(Aux[1]);
+    if (Aux[0] == AT_PHNUM)
+      Count = Aux[1];
+  }
+  uint64_t ImageLow = ~uint64_t(0), ImageHigh = 0;
+  for (uint64_t I = 0; Phdr && I < Count; I++) {
+    if (Phdr[I].p_type != PT_LOAD)
+      continue;
+    uint64_t Low = pageDown(Phdr[I].p_vaddr), High = pageUp(Phdr[I].p_vaddr + Phdr[I].p_memsz);
+    if ((Phdr[I].p_flags & PF_W) && Low == R.Low && High == R.High)
+      return Segment::Shared;
+    ImageLow = Low < ImageLow ? Low : ImageLow;
+    ImageHigh = High > ImageHigh ? High : ImageHigh;
+  }
+  return R.Low < ImageHigh && R.High > ImageLow ? Segment::Private : Segment::Outside;
+}
+
+void receiveHello(char **Envp) {
+  NodeState &N = node();
+  MessageHeader H;
+  HelloMessage Hello;
+  if (!N.HomeLink.receiveHeader(H) || H.Type != MessageType::Hello || H.Bytes != sizeof Hello ||
+      !N.HomeLink.receivePayload(&Hello, sizeof Hello) || Hello.Ranges > MaxSharedRanges)
+    fail("no greeting from the home node");
+  N.HomePid = int(Hello.HomePid);
+  N.HomeMachine = uint16_t(Hello.HomeMachine);
+  N.NodeCount = Hello.NodeCount < MaxNodes ? Hello.NodeCount : MaxNodes;
+  for (int I = 0; I < N.NodeCount; I++)
+    N.Nodes[I].Machine = Hello.NodeMachines[I];
+  for (uint32_t I = 0; I < Hello.Ranges; I++) {
+    AddressRange R = Hello.Shared[I];
+    if (R.Low % PageBytes || R.High % PageBytes || R.High <= R.Low)
+      fail("a malformed range in the greeting");
+    bool Arena = R.Low == ArenaBase && R.High == ArenaBase + ArenaBytes;
+    Segment Kind = Arena ? Segment::Outside : classify(R, Envp);
+    if (Kind == Segment::Private)
+      continue;
+    bool Reserved = Arena || sys::reserve(R.Low, R.High - R.Low,
+                                          Kind == Segment::Shared ? sys::MapFixed
+                                                                  : sys::MapFixedNoReplace);
+    if (!Reserved) {
+      Line L;
+      L << "popcorn: node " << uint64_t(N.Self) << ": home's memory at ";
+      L.hex(R.Low) << " is taken here; the thread cannot see it";
+      continue;
+    }
+    uint64_t Pages = (R.High - R.Low) / PageBytes;
+    N.Shared[N.SharedCount] = R;
+    N.PresentBits[N.SharedCount] = mapPrivate(Pages / 8 + 1);
+    N.DirtyBits[N.SharedCount] = mapPrivate(Pages / 8 + 1);
+    if (!N.PresentBits[N.SharedCount] || !N.DirtyBits[N.SharedCount])
+      fail("no memory for page bookkeeping");
+    N.SharedCount++;
+  }
+}
+
+void setThreadPointer(uint64_t Tp) {
+#if defined(__x86_64__)
+  sys::call6(sys::ArchPrctl, 0x1002 /* ARCH_SET_FS */, long(Tp));
+#else
+  __asm__ volatile("msr tpidr_el0, %0" ::"r"(Tp));
+#endif
+}
+
+// On the runtime's stack: wait for the thread and continue it.
+[[noreturn]] void waitForThread(void *) {
+  NodeState &N = node();
+  MessageHeader H;
+  MigrateMessage M;
+  if (!N.HomeLink.receiveHeader(H))
+    sys::exitGroup(0); // home ended: so does this node
+  if (H.Type != MessageType::Migrate || H.Bytes < sizeof M ||
+      !N.HomeLink.receivePayload(&M, sizeof M))
+    fail("a malformed message where a thread was expected");
+  uint64_t StackBytes = H.Bytes - sizeof M;
+  const StackRegion &Away = M.Away;
+  if (Away.Low < ArenaBase || Away.High > ArenaBase + ArenaBytes || Away.Low % PageBytes ||
+      Away.High % PageBytes || M.Registers.Sp < Away.Low || M.Registers.Sp + StackBytes != Away.High ||
+      M.Registers.Machine != Here || M.Home.High <= M.Home.Low)
+    fail("a thread whose stack is not where it should be");
+  long Map = sys::call6(sys::Mmap, long(Away.Low), long(Away.High - Away.Low),
+                        sys::ProtReadWrite, sys::MapPrivateAnonymous | sys::MapFixed, -1, 0);
+  if (sys::failed(Map) ||
+      !N.HomeLink.receivePayload(reinterpret_cast<void *>(M.Registers.Sp), StackBytes))
+    lostHome();
+  if (N.Home.Low != M.Home.Low || N.Home.High != M.Home.High) {
+    N.HomeStackImage = mapPrivate(M.Home.High - M.Home.Low);
+    if (!N.HomeStackImage)
+      fail("no memory for the home stack's image");
+  }
+  N.Home = M.Home;
+  N.Away = Away;
+  setThreadPointer(M.Registers.ThreadPointer);
+  popcorn_resume(&M.Registers);
+}
+
+// Back to knowing nothing of home's pages.
+void forgetPages() {
+  NodeState &N = node();
+  for (uint64_t I = 0; I < N.PresentCount; I++) {
+    uint64_t A = N.PresentList[I];
+    int R = rangeOf(A);
+    sys::reserve(A, PageBytes);
+    PageBit P = bitOf(N.PresentBits, R, A), D = bitOf(N.DirtyBits, R, A);
+    *P.Byte &= uint8_t(~P.Mask);
+    *D.Byte &= uint8_t(~D.Mask);
+  }
+  N.PresentCount = N.DirtyCount = 0;
+  sys::reserve(N.Away.Low, N.Away.High - N.Away.Low);
+}
+} // namespace
+
+void lostHome() {
+  Line() << "popcorn: node " << uint64_t(node().Self) << ": lost the link to the home node";
+  sys::exitGroup(1);
+}
+
+void touchPages(uint64_t Address, uint64_t Bytes, bool Write) {
+  if (!Bytes)
+    return;
+  for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes) {
+    if (rangeOf(A) < 0)
+      continue;
+    auto *P = reinterpret_cast<volatile uint8_t *>(A < Address ? Address : A);
+    uint8_t V = *P;
+    if (Write)
+      *P = V;
+  }
+}
+
+void dropPages(uint64_t Address, uint64_t Bytes) {
+  NodeState &N = node();
+  for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes) {
+    int R = rangeOf(A);
+    if (R < 0)
+      continue;
+    PageBit P = bitOf(N.PresentBits, R, A), D = bitOf(N.DirtyBits, R, A);
+    *P.Byte &= uint8_t(~P.Mask);
+    *D.Byte &= uint8_t(~D.Mask);
+  }
+  sys::reserve(pageDown(Address), pageUp(Address + Bytes) - pageDown(Address));
+}
+
+RewriteError returnHome(RegisterSet &Registers, int Next) {
+  NodeState &N = node();
+  RegisterSet Out;
+  int64_t Bias = int64_t(N.HomeStackImage) - int64_t(N.Home.Low);
+  RewriteRequest Request{&__popcorn_metadata, &Registers, N.HomeMachine,
+                         threadPointerFor(N.HomeMachine, Registers), N.Home, N.Scratch,
+                         N.MaxFrames, Bias};
+  RewriteResult Result = rewriteStack(Request, Out);
+  if (Result.Error != RewriteError::None)
+    return Result.Error;
+  Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
+
+  ReturnHomeMessage M{Out, uint32_t(Next), 0};
+  uint64_t StackBytes = N.Home.High - Out.Sp;
+  if (!N.HomeLink.send2(MessageType::ReturnHome, &M, sizeof M,
+                        N.HomeStackImage + (Out.Sp - N.Home.Low), uint32_t(StackBytes)))
+    lostHome();
+  for (uint64_t I = 0; I < N.DirtyCount; I++) {
+    uint64_t A = N.DirtyList[I];
+    int R = rangeOf(A);
+    PageBit D = bitOf(N.DirtyBits, R, A);
+    if (R >= 0 && (*D.Byte & D.Mask) &&
+        !N.HomeLink.send2(MessageType::PageData, &A, sizeof A, reinterpret_cast<void *>(A),
+                          PageBytes))
+      lostHome();
+  }
+  if (!N.HomeLink.send(MessageType::End, nullptr, 0))
+    lostHome();
+  forgetPages();
+  waitForThread(nullptr);
+}
+
+void runRemoteNode(int Self, int Fd, char **Envp) {
+  NodeState &N = node();
+  N.Remote = true;
+  N.Self = Self;
+  N.HomeLink.Fd = Fd;
+  uint8_t *RuntimeStack = mapPrivate(RuntimeStackBytes);
+  N.Scratch = reinterpret_cast<FramePair *>(mapPrivate(MaxFrames * sizeof(FramePair)));
+  N.MaxFrames = MaxFrames;
+  N.SyscallBuffer = mapPrivate(SyscallBufferBytes);
+  N.PresentList = reinterpret_cast<uint64_t *>(mapPrivate(ListCapacity * 8));
+  N.DirtyList = reinterpret_cast<uint64_t *>(mapPrivate(ListCapacity * 8));
+  N.ListCapacity = ListCapacity;
+  if (!RuntimeStack || !N.Scratch || !N.SyscallBuffer || !N.PresentList || !N.DirtyList)
+    fail("no memory for the runtime");
+  N.RuntimeStackTop = RuntimeStack + RuntimeStackBytes;
+  if (!reserveArena())
+    fail("the arena's address range is taken in this process");
+  installFaultHandler();
+  receiveHello(Envp);
+  popcorn_call_on_stack(N.RuntimeStackTop, waitForThread, nullptr);
+  __builtin_unreachable();
+}
+
+} // namespace popcorn

@@ -1,0 +1,39 @@
+//===- RemoteNode.h - A process that runs a thread away from home -*- C++ -*-===//
+//
+// A remote node is the program's own executable for its ISA, started by the
+// home node with POPCORN_NODE=ID:FD in its environment.  It never
+// initializes libc (libc's memory is the home node's): it reserves every
+// range whose pages are home's, waits for a thread, and runs it.  A page
+// is fetched from home on first touch (read-only), made writable on first
+// write, and every written page goes back home with the thread.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_RUNTIME_REMOTENODE_H
+#define POPCORN_RUNTIME_REMOTENODE_H
+
+#include "RegisterSet.h"
+#include "Rewrite.h"
+
+namespace popcorn {
+
+/// Runs this process as node Self, linked to home by Fd.  Never returns.
+[[noreturn]] void runRemoteNode(int Self, int Fd, char **Envp);
+
+/// Takes the thread home (then on to node Next if not 0); returns only if
+/// the rewrite is refused.
+RewriteError returnHome(RegisterSet &Registers, int Next);
+
+/// Makes [Address, +Bytes) present (and writable if Write) so that the
+/// kernel can use it in a system call.
+void touchPages(uint64_t Address, uint64_t Bytes, bool Write);
+
+/// Forgets this node's pages in [Address, +Bytes): home mapped or unmapped
+/// the range.
+void dropPages(uint64_t Address, uint64_t Bytes);
+
+/// The link home failed: nothing sensible can go on.
+[[noreturn]] void lostHome();
+
+} // namespace popcorn
+
+#endif

@@ -1,0 +1,53 @@
+//===- Start.cpp - The runtime's first look at a process ------------------===//
+//
+// musl's __libc_start_main calls __popcorn_start before anything else
+// (libc-patches/common/0002-node-hooks.patch).  It maps this process's
+// runtime state, then either becomes a remote node (POPCORN_NODE=ID:FD in
+// the environment: started by a home node) or sets up the home node: the
+// arena and the node table.
+//
+//===----------------------------------------------------------------------===//
+#include "AddressSpace.h"
+#include "HomeNode.h"
+#include "NodeState.h"
+#include "RemoteNode.h"
+#include "Report.h"
+#include "Syscall.h"
+#include <stdlib.h>
+#include <string.h>
+
+using namespace popcorn;
+
+extern "C" void __popcorn_start(int Argc, char **Argv) {
+  char **Envp = Argv + Argc + 1;
+  long Map = sys::call6(sys::Mmap, long(NodePrivateBase), long(pageUp(sizeof(NodeState))),
+                        sys::ProtReadWrite, sys::MapPrivateAnonymous | sys::MapFixedNoReplace,
+                        -1, 0);
+  if (uint64_t(Map) != NodePrivateBase) {
+    Line L;
+    L << "popcorn: cannot map the runtime's state at ";
+    L.hex(NodePrivateBase);
+    sys::exitGroup(127);
+  }
+  NodeState &N = node();
+  for (NodeEntry &E : N.Nodes)
+    E.Link.Fd = -1;
+
+  for (char **E = Envp; *E; E++) {
+    if (strncmp(*E, "POPCORN_NODE=", 13))
+      continue;
+    char *Colon;
+    long Id = strtol(*E + 13, &Colon, 10);
+    long Fd = *Colon == ':' ? strtol(Colon + 1, nullptr, 10) : -1;
+    if (Id <= 0 || Id >= MaxNodes || Fd < 0) {
+      Line() << "popcorn: POPCORN_NODE is set by the home node for the nodes it starts";
+      sys::exitGroup(2);
+    }
+    runRemoteNode(int(Id), int(Fd), Envp);
+  }
+
+  // Without the arena the program runs, but no thread can leave.
+  reserveArena();
+  if (!readNodeTable(Envp))
+    sys::exitGroup(2);
+}

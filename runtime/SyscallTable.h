@@ -1,0 +1,166 @@
+//===- SyscallTable.h - System calls a remote node makes --------*- C++ -*-===//
+//
+// One row per system call libc makes, with its number on each ISA and
+// where a remote node runs it: at home (files and process identity belong
+// to the home node), here (time, randomness, signal masks), through the
+// home node's address map (mapping calls), or as the program's exit.  The
+// row index is the call's number in messages between nodes.
+//
+// A call's pointer arguments are described so that the data can travel:
+// In (the buffer at argument Arg, of the size in argument Size, or Size
+// bytes when Fixed), Out likewise, a string, or an iovec array.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_RUNTIME_SYSCALLTABLE_H
+#define POPCORN_RUNTIME_SYSCALLTABLE_H
+
+#include <stdint.h>
+
+namespace popcorn {
+
+enum class RunAt : uint8_t { Home, Here, Mapping, Exit, SignalSelf, Ioctl };
+
+enum class Data : uint8_t {
+  None,
+  In,          // bytes: argument Size holds the count
+  InFixed,     // Size bytes
+  Out,         // bytes: argument Size holds the room, the result the count
+  OutFixed,    // Size bytes
+  String,      // NUL-terminated
+  InIovec,     // argument Size holds the count of iovecs
+  OutIovec,
+  OutStat,     // the kernel's struct stat of the calling ISA
+};
+
+struct DataArg {
+  Data Kind;
+  uint8_t Arg;
+  uint16_t Size;
+};
+
+struct SyscallRow {
+  char Name[20]; // inline: the table must not need relocations, which would put it in
+                 // data that moves between nodes
+  int16_t X86_64, AArch64; // -1: the ISA has no such call
+  RunAt Where;
+  DataArg Data[2];
+  int8_t OpenFlagsArg;     // open flags to translate between ISAs, or -1
+};
+
+inline constexpr SyscallRow SyscallRows[] = {
+    {"read", 0, 63, RunAt::Home, {{Data::Out, 1, 2}}, -1},
+    {"write", 1, 64, RunAt::Home, {{Data::In, 1, 2}}, -1},
+    {"readv", 19, 65, RunAt::Home, {{Data::OutIovec, 1, 2}}, -1},
+    {"writev", 20, 66, RunAt::Home, {{Data::InIovec, 1, 2}}, -1},
+    {"pread64", 17, 67, RunAt::Home, {{Data::Out, 1, 2}}, -1},
+    {"pwrite64", 18, 68, RunAt::Home, {{Data::In, 1, 2}}, -1},
+    {"open", 2, -1, RunAt::Home, {{Data::String, 0, 0}}, 1},
+    {"openat", 257, 56, RunAt::Home, {{Data::String, 1, 0}}, 2},
+    {"close", 3, 57, RunAt::Home, {}, -1},
+    {"lseek", 8, 62, RunAt::Home, {}, -1},
+    {"fstat", 5, 80, RunAt::Home, {{Data::OutStat, 1, 0}}, -1},
+    {"newfstatat", 262, 79, RunAt::Home, {{Data::String, 1, 0}, {Data::OutStat, 2, 0}}, -1},
+    {"stat", 4, -1, RunAt::Home, {{Data::String, 0, 0}, {Data::OutStat, 1, 0}}, -1},
+    {"lstat", 6, -1, RunAt::Home, {{Data::String, 0, 0}, {Data::OutStat, 1, 0}}, -1},
+    {"ioctl", 16, 29, RunAt::Ioctl, {}, -1},
+    {"fcntl", 72, 25, RunAt::Home, {}, -1},
+    {"dup", 32, 23, RunAt::Home, {}, -1},
+    {"dup2", 33, -1, RunAt::Home, {}, -1},
+    {"dup3", 292, 24, RunAt::Home, {}, -1},
+    {"pipe2", 293, 59, RunAt::Home, {{Data::OutFixed, 0, 8}}, -1},
+    {"getdents64", 217, 61, RunAt::Home, {{Data::Out, 1, 2}}, -1},
+    {"unlink", 87, -1, RunAt::Home, {{Data::String, 0, 0}}, -1},
+    {"unlinkat", 263, 35, RunAt::Home, {{Data::String, 1, 0}}, -1},
+    {"mkdir", 83, -1, RunAt::Home, {{Data::String, 0, 0}}, -1},
+    {"mkdirat", 258, 34, RunAt::Home, {{Data::String, 1, 0}}, -1},
+    {"rename", 82, -1, RunAt::Home, {{Data::String, 0, 0}, {Data::String, 1, 0}}, -1},
+    {"renameat", 264, 38, RunAt::Home, {{Data::String, 1, 0}, {Data::String, 3, 0}}, -1},
+    {"renameat2", 316, 276, RunAt::Home, {{Data::String, 1, 0}, {Data::String, 3, 0}}, -1},
+    {"readlink", 89, -1, RunAt::Home, {{Data::String, 0, 0}, {Data::Out, 1, 2}}, -1},
+    {"readlinkat", 267, 78, RunAt::Home, {{Data::String, 1, 0}, {Data::Out, 2, 3}}, -1},
+    {"access", 21, -1, RunAt::Home, {{Data::String, 0, 0}}, -1},
+    {"faccessat", 269, 48, RunAt::Home, {{Data::String, 1, 0}}, -1},
+    {"faccessat2", 439, 439, RunAt::Home, {{Data::String, 1, 0}}, -1},
+    {"getcwd", 79, 17, RunAt::Home, {{Data::Out, 0, 1}}, -1},
+    {"chdir", 80, 49, RunAt::Home, {{Data::String, 0, 0}}, -1},
+    {"fchdir", 81, 50, RunAt::Home, {}, -1},
+    {"ftruncate", 77, 46, RunAt::Home, {}, -1},
+    {"fsync", 74, 82, RunAt::Home, {}, -1},
+    {"fdatasync", 75, 83, RunAt::Home, {}, -1},
+    {"umask", 95, 166, RunAt::Home, {}, -1},
+    {"getpid", 39, 172, RunAt::Home, {}, -1},
+    {"getppid", 110, 173, RunAt::Home, {}, -1},
+    {"getuid", 102, 174, RunAt::Home, {}, -1},
+    {"geteuid", 107, 175, RunAt::Home, {}, -1},
+    {"getgid", 104, 176, RunAt::Home, {}, -1},
+    {"getegid", 108, 177, RunAt::Home, {}, -1},
+    {"gettid", 186, 178, RunAt::Home, {}, -1},
+    {"clock_gettime", 228, 113, RunAt::Here, {{Data::OutFixed, 1, 16}}, -1},
+    {"gettimeofday", 96, 169, RunAt::Here, {{Data::OutFixed, 0, 16}}, -1},
+    {"nanosleep", 35, 101, RunAt::Here, {{Data::InFixed, 0, 16}, {Data::OutFixed, 1, 16}}, -1},
+    {"clock_nanosleep", 230, 115, RunAt::Here, {{Data::InFixed, 2, 16}, {Data::OutFixed, 3, 16}}, -1},
+    {"getrandom", 318, 278, RunAt::Here, {{Data::Out, 0, 1}}, -1},
+    {"rt_sigprocmask", 14, 135, RunAt::Here, {{Data::InFixed, 1, 8}, {Data::OutFixed, 2, 8}}, -1},
+    {"rt_sigaction", 13, 134, RunAt::Here, {{Data::InFixed, 1, 32}, {Data::OutFixed, 2, 32}}, -1},
+    {"sched_yield", 24, 124, RunAt::Here, {}, -1},
+    {"uname", 63, 160, RunAt::Here, {{Data::OutFixed, 0, 390}}, -1},
+    {"sched_getaffinity", 204, 123, RunAt::Here, {{Data::Out, 2, 1}}, -1},
+    {"set_tid_address", 218, 96, RunAt::Here, {}, -1},
+    {"futex", 202, 98, RunAt::Here, {{Data::OutFixed, 0, 4}}, -1},
+    {"getrusage", 98, 165, RunAt::Here, {{Data::OutFixed, 1, 144}}, -1},
+    {"sysinfo", 99, 179, RunAt::Here, {{Data::OutFixed, 0, 112}}, -1},
+    {"prlimit64", 302, 261, RunAt::Here, {{Data::InFixed, 2, 16}, {Data::OutFixed, 3, 16}}, -1},
+    {"getrlimit", 97, -1, RunAt::Here, {{Data::OutFixed, 1, 16}}, -1},
+    {"membarrier", 324, 283, RunAt::Here, {}, -1},
+    {"mmap", 9, 222, RunAt::Mapping, {}, -1},
+    {"munmap", 11, 215, RunAt::Mapping, {}, -1},
+    {"mprotect", 10, 226, RunAt::Mapping, {}, -1},
+    {"mremap", 25, 216, RunAt::Mapping, {}, -1},
+    {"madvise", 28, 233, RunAt::Mapping, {}, -1},
+    {"brk", 12, 214, RunAt::Mapping, {}, -1},
+    {"exit", 60, 93, RunAt::Exit, {}, -1},
+    {"exit_group", 231, 94, RunAt::Exit, {}, -1},
+    {"kill", 62, 129, RunAt::SignalSelf, {}, -1},
+    {"tkill", 200, 130, RunAt::SignalSelf, {}, -1},
+    {"tgkill", 234, 131, RunAt::SignalSelf, {}, -1},
+};
+
+inline constexpr unsigned SyscallRowCount = sizeof SyscallRows / sizeof SyscallRows[0];
+
+inline int16_t numberOn(const SyscallRow &Row, uint16_t Machine) {
+  return Machine == 183 ? Row.AArch64 : Row.X86_64;
+}
+
+/// The row of system call Number on ISA Machine, or -1.
+inline int rowOf(long Number, uint16_t Machine) {
+  for (unsigned I = 0; I < SyscallRowCount; I++)
+    if (numberOn(SyscallRows[I], Machine) == Number)
+      return int(I);
+  return -1;
+}
+
+/// The data of ioctl Request (the terminal requests libc makes), or false
+/// if a remote node cannot make it.
+inline bool ioctlData(long Request, DataArg &D) {
+  switch (Request) {
+  case 0x5413: // TIOCGWINSZ
+    D = {Data::OutFixed, 2, 8};
+    return true;
+  case 0x5401: // TCGETS
+    D = {Data::OutFixed, 2, 36};
+    return true;
+  case 0x5402: // TCSETS, TCSETSW, TCSETSF
+  case 0x5403:
+  case 0x5404:
+    D = {Data::InFixed, 2, 36};
+    return true;
+  case 0x541b: // FIONREAD
+    D = {Data::OutFixed, 2, 4};
+    return true;
+  }
+  return false;
+}
+
+} // namespace popcorn
+
+#endif

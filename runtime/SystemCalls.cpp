@@ -1,0 +1,432 @@
+//===- SystemCalls.cpp - libc's system calls on every node ----------------===//
+#include "SystemCalls.h"
+#include "AddressSpace.h"
+#include "NodeState.h"
+#include "RemoteNode.h"
+#include "Report.h"
+#include "SyscallTable.h"
+#include "Syscall.h"
+
+namespace popcorn {
+
+namespace {
+constexpr long ENOSYS_ = 38, EINVAL_ = 22, ENOTTY_ = 25, ENOMEM_ = 12, ENAMETOOLONG_ = 36;
+constexpr int64_t Null = -1; // a null pointer argument in a message
+
+#if defined(__x86_64__)
+constexpr uint16_t Here = EmX86_64;
+#else
+constexpr uint16_t Here = EmAArch64;
+#endif
+
+struct IoVec {
+  uint64_t Base, Bytes;
+};
+
+uint64_t length(const char *S) {
+  uint64_t N = 0;
+  while (S[N])
+    N++;
+  return N;
+}
+
+void copy(void *To, const void *From, uint64_t N) {
+  auto *T = static_cast<uint8_t *>(To);
+  auto *F = static_cast<const uint8_t *>(From);
+  for (uint64_t I = 0; I < N; I++)
+    T[I] = F[I];
+}
+
+// The data a row carries; ioctl's depends on its request.
+unsigned dataOf(const SyscallRow &Row, const int64_t *Args, DataArg *Out) {
+  if (Row.Where == RunAt::Ioctl)
+    return ioctlData(Args[1], Out[0]) ? 1 : 0;
+  unsigned N = 0;
+  for (const DataArg &D : Row.Data)
+    if (D.Kind != Data::None)
+      Out[N++] = D;
+  return N;
+}
+
+bool isOut(Data K) {
+  return K == Data::Out || K == Data::OutFixed || K == Data::OutStat || K == Data::OutIovec;
+}
+
+// Kernel open flags that differ: aarch64's value, x86-64's value.
+constexpr long OpenFlagPairs[][2] = {
+    {040000, 0200000},  // O_DIRECTORY
+    {0100000, 0400000}, // O_NOFOLLOW
+    {0200000, 040000},  // O_DIRECT
+    {0400000, 0100000}, // O_LARGEFILE
+};
+
+long openFlags(long Flags, uint16_t From, uint16_t To) {
+  if (From == To)
+    return Flags;
+  int F = From == EmAArch64 ? 0 : 1, T = 1 - F;
+  long Out = Flags;
+  for (auto &P : OpenFlagPairs)
+    Out &= ~P[F];
+  for (auto &P : OpenFlagPairs)
+    if (Flags & P[F])
+      Out |= P[T];
+  return Out;
+}
+
+// The kernel's struct stat: x86-64 has its own, aarch64 the generic one.
+void convertStat(const uint8_t *From, uint16_t FromMachine, uint8_t *To, uint16_t ToMachine) {
+  if (FromMachine == ToMachine) {
+    copy(To, From, 144);
+    return;
+  }
+  struct Field {
+    uint8_t X86, AArch64, Bytes;
+  };
+  constexpr Field Fields[] = {{0, 0, 8},   {8, 8, 8},    {16, 20, 4}, {24, 16, 4},
+                              {28, 24, 4}, {32, 28, 4},  {40, 32, 8}, {48, 48, 8},
+                              {56, 56, 4}, {64, 64, 8},  {72, 72, 16}, {88, 88, 16},
+                              {104, 104, 16}};
+  for (unsigned I = 0; I < 144; I++)
+    To[I] = 0;
+  for (const Field &F : Fields) {
+    bool ToArm = ToMachine == EmAArch64;
+    copy(To + (ToArm ? F.AArch64 : F.X86), From + (ToArm ? F.X86 : F.AArch64), F.Bytes);
+  }
+}
+
+uint64_t statBytes(uint16_t Machine) { return Machine == EmAArch64 ? 128 : 144; }
+
+//===-- Remote: a call of this node's libc -------------------------------===//
+
+[[noreturn]] void exitProgram(long Status) {
+  NodeState &N = node();
+  ExitMessage M{int32_t(Status)};
+  N.HomeLink.send(MessageType::Exit, &M, sizeof M);
+  sys::exitGroup(int(Status));
+}
+
+// Makes the pages of a local call's buffers present first: the kernel
+// answers EFAULT, not a fault, for a page that is not.
+void touchData(const SyscallRow &Row, const long *A) {
+  int64_t Args[SyscallArguments];
+  for (unsigned I = 0; I < SyscallArguments; I++)
+    Args[I] = A[I];
+  DataArg Ds[2];
+  unsigned Count = dataOf(Row, Args, Ds);
+  for (unsigned I = 0; I < Count; I++) {
+    const DataArg &D = Ds[I];
+    if (!A[D.Arg])
+      continue;
+    uint64_t Bytes = D.Kind == Data::In || D.Kind == Data::Out ? uint64_t(A[D.Size]) : D.Size;
+    touchPages(uint64_t(A[D.Arg]), Bytes, isOut(D.Kind));
+  }
+}
+
+long forward(int RowIndex, const long *A) {
+  NodeState &N = node();
+  const SyscallRow &Row = SyscallRows[RowIndex];
+  SyscallMessage M{uint32_t(RowIndex), 0, {}};
+  for (unsigned I = 0; I < SyscallArguments; I++)
+    M.Args[I] = A[I];
+  DataArg Ds[2];
+  unsigned Count = dataOf(Row, M.Args, Ds);
+  if (Row.Where == RunAt::Ioctl && !Count)
+    return -ENOTTY_;
+
+  uint8_t *Buf = N.SyscallBuffer;
+  uint64_t Used = 0;
+  for (unsigned I = 0; I < Count; I++) {
+    const DataArg &D = Ds[I];
+    void *P = reinterpret_cast<void *>(A[D.Arg]);
+    if (!P) {
+      M.Args[D.Arg] = Null;
+      continue;
+    }
+    uint64_t Room = SyscallDataBytes - Used, Bytes = 0;
+    switch (D.Kind) {
+    case Data::In:
+      Bytes = uint64_t(A[D.Size]) < Room ? uint64_t(A[D.Size]) : Room;
+      M.Args[D.Size] = int64_t(Bytes);
+      break;
+    case Data::InFixed:
+      Bytes = D.Size;
+      break;
+    case Data::String:
+      Bytes = length(static_cast<const char *>(P)) + 1;
+      if (Bytes > Room)
+        return -ENAMETOOLONG_;
+      break;
+    case Data::InIovec: {
+      auto *V = static_cast<const IoVec *>(P);
+      for (long K = 0; K < A[D.Size] && Used < SyscallDataBytes; K++) {
+        uint64_t Part = V[K].Bytes < SyscallDataBytes - Used ? V[K].Bytes : SyscallDataBytes - Used;
+        copy(Buf + Used, reinterpret_cast<const void *>(V[K].Base), Part);
+        Used += Part;
+      }
+      M.Args[D.Arg] = 0;
+      M.Args[D.Size] = int64_t(Used);
+      continue;
+    }
+    case Data::Out:
+      M.Args[D.Size] = uint64_t(A[D.Size]) < SyscallDataBytes ? A[D.Size] : int64_t(SyscallDataBytes);
+      continue;
+    case Data::OutIovec: {
+      auto *V = static_cast<const IoVec *>(P);
+      uint64_t Total = 0;
+      for (long K = 0; K < A[D.Size]; K++)
+        Total += V[K].Bytes;
+      M.Args[D.Size] = int64_t(Total < SyscallDataBytes ? Total : SyscallDataBytes);
+      continue;
+    }
+    default:
+      continue;
+    }
+    if (Bytes > Room)
+      return -EINVAL_;
+    copy(Buf + Used, P, Bytes);
+    M.Args[D.Arg] = int64_t(Used);
+    Used += Bytes;
+  }
+  M.InBytes = uint32_t(Used);
+
+  MessageHeader H;
+  SyscallResultMessage R;
+  if (!N.HomeLink.send2(MessageType::Syscall, &M, sizeof M, Buf, uint32_t(Used)) ||
+      !N.HomeLink.receiveHeader(H) || H.Type != MessageType::SyscallResult ||
+      H.Bytes < sizeof R || H.Bytes - sizeof R > 2 * SyscallDataBytes ||
+      !N.HomeLink.receivePayload(&R, sizeof R) ||
+      !N.HomeLink.receivePayload(Buf, H.Bytes - sizeof R))
+    lostHome();
+  N.SyscallsForwarded++;
+
+  // Each output, in order: its length, then its bytes.
+  uint64_t At = 0, End = H.Bytes - sizeof R;
+  for (unsigned I = 0; I < Count; I++) {
+    const DataArg &D = Ds[I];
+    if (!isOut(D.Kind) || !A[D.Arg])
+      continue;
+    uint64_t Bytes;
+    if (At + 8 > End)
+      break;
+    copy(&Bytes, Buf + At, 8);
+    At += 8;
+    if (Bytes > End - At)
+      break;
+    if (D.Kind == Data::OutIovec) {
+      auto *V = reinterpret_cast<const IoVec *>(A[D.Arg]);
+      uint64_t From = 0;
+      for (long K = 0; K < A[D.Size] && From < Bytes; K++) {
+        uint64_t Part = V[K].Bytes < Bytes - From ? V[K].Bytes : Bytes - From;
+        copy(reinterpret_cast<void *>(V[K].Base), Buf + At + From, Part);
+        From += Part;
+      }
+    } else {
+      copy(reinterpret_cast<void *>(A[D.Arg]), Buf + At, Bytes);
+    }
+    At += Bytes;
+  }
+  return R.Result;
+}
+
+long remoteSyscall(long Number, const long *A) {
+  NodeState &N = node();
+  int RowIndex = rowOf(Number, Here);
+  if (RowIndex < 0) {
+    if (Number >= 0 && Number < 512 && !N.WarnedSyscall[Number]) {
+      N.WarnedSyscall[Number] = true;
+      Line() << "popcorn: node " << uint64_t(N.Self) << ": system call " << uint64_t(Number)
+             << " cannot run away from home; it fails with ENOSYS";
+    }
+    return -ENOSYS_;
+  }
+  const SyscallRow &Row = SyscallRows[RowIndex];
+  switch (Row.Where) {
+  case RunAt::Here:
+    if (Number == sys::RtSigaction && A[0] == 11) // SIGSEGV brings pages in
+      return 0;
+    touchData(Row, A);
+    return sys::call6(Number, A[0], A[1], A[2], A[3], A[4], A[5]);
+  case RunAt::SignalSelf:
+    if (Number == sys::Kill && A[0] != long(N.HomePid))
+      return forward(RowIndex, A);
+    if (Number == sys::Kill)
+      return sys::call6(sys::Kill, sys::call6(sys::Getpid, 0), A[1]);
+    return sys::call6(sys::Tkill, sys::call6(sys::Gettid, 0), Number == sys::Tkill ? A[1] : A[2]);
+  case RunAt::Exit:
+    exitProgram(A[0]);
+  case RunAt::Mapping: {
+    if (!__builtin_strcmp(Row.Name, "madvise"))
+      return 0;
+    if (!__builtin_strcmp(Row.Name, "brk"))
+      return -ENOMEM_;
+    long R = forward(RowIndex, A);
+    if (sys::failed(R))
+      return R;
+    // Home placed or removed it: what this node held there is stale.
+    if (!__builtin_strcmp(Row.Name, "mmap"))
+      dropPages(uint64_t(R), pageUp(uint64_t(A[1])));
+    else if (!__builtin_strcmp(Row.Name, "munmap"))
+      dropPages(uint64_t(A[0]), pageUp(uint64_t(A[1])));
+    return R;
+  }
+  case RunAt::Home:
+  case RunAt::Ioctl:
+    return forward(RowIndex, A);
+  }
+  return -ENOSYS_;
+}
+} // namespace
+
+//===-- Home: a call a remote node forwarded -----------------------------===//
+
+bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
+  NodeState &N = node();
+  SyscallMessage M;
+  uint8_t *In = N.SyscallBuffer, *Out = N.SyscallBuffer + SyscallDataBytes;
+  if (Bytes < sizeof M || Bytes - sizeof M > SyscallDataBytes ||
+      !Link.receivePayload(&M, sizeof M) || !Link.receivePayload(In, Bytes - sizeof M))
+    return false;
+  uint64_t InBytes = Bytes - sizeof M;
+  if (M.Call >= SyscallRowCount || M.InBytes != InBytes)
+    return false;
+  const SyscallRow &Row = SyscallRows[M.Call];
+  DataArg Ds[2];
+  unsigned Count = dataOf(Row, M.Args, Ds);
+  long Args[SyscallArguments];
+  for (unsigned I = 0; I < SyscallArguments; I++)
+    Args[I] = long(M.Args[I]);
+
+  IoVec Single;
+  struct Output {
+    uint8_t *At;
+    uint64_t Room;
+  } Outs[2] = {};
+  uint8_t StatBuffer[144];
+  uint64_t OutUsed = 0;
+  for (unsigned I = 0; I < Count; I++) {
+    const DataArg &D = Ds[I];
+    if (M.Args[D.Arg] == Null) {
+      Args[D.Arg] = 0;
+      continue;
+    }
+    uint64_t Offset = uint64_t(M.Args[D.Arg]), Size = 0;
+    switch (D.Kind) {
+    case Data::In:
+    case Data::InIovec:
+      Size = uint64_t(M.Args[D.Size]);
+      break;
+    case Data::InFixed:
+      Size = D.Size;
+      break;
+    case Data::String:
+      Size = 1;
+      while (Offset + Size <= InBytes && In[Offset + Size - 1])
+        Size++;
+      break;
+    case Data::Out:
+    case Data::OutIovec:
+    case Data::OutFixed:
+    case Data::OutStat: {
+      uint64_t Room = D.Kind == Data::OutFixed ? D.Size
+                      : D.Kind == Data::OutStat ? sizeof StatBuffer
+                                                : uint64_t(M.Args[D.Size]);
+      if (Room > SyscallDataBytes - OutUsed)
+        return false;
+      Outs[I] = {D.Kind == Data::OutStat ? StatBuffer : Out + OutUsed, Room};
+      OutUsed += Room;
+      Args[D.Arg] = long(Outs[I].At);
+      if (D.Kind == Data::OutIovec) {
+        Single = {uint64_t(Outs[I].At), Room};
+        Args[D.Arg] = long(&Single);
+        Args[D.Size] = 1;
+      }
+      continue;
+    }
+    default:
+      continue;
+    }
+    if (Offset > InBytes || Size > InBytes - Offset)
+      return false;
+    Args[D.Arg] = long(In + Offset);
+    if (D.Kind == Data::InIovec) {
+      Single = {uint64_t(In + Offset), Size};
+      Args[D.Arg] = long(&Single);
+      Args[D.Size] = 1;
+    }
+  }
+  if (Row.OpenFlagsArg >= 0)
+    Args[Row.OpenFlagsArg] = openFlags(Args[Row.OpenFlagsArg], Machine, Here);
+
+  long Result;
+  int16_t Number = numberOn(Row, Here);
+  if (Number < 0) {
+    Result = -ENOSYS_;
+  } else if (!__builtin_strcmp(Row.Name, "fcntl")) {
+    long Command = Args[1];
+    if (Command == 4) // F_SETFL
+      Args[2] = openFlags(Args[2], Machine, Here);
+    Result = Command >= 5 && Command <= 7 // F_GETLK, F_SETLK, F_SETLKW: a pointer
+                 ? -EINVAL_
+                 : sys::call6(Number, Args[0], Args[1], Args[2]);
+    if (Command == 3 && Result >= 0) // F_GETFL
+      Result = openFlags(Result, Here, Machine);
+  } else if (!__builtin_strcmp(Row.Name, "mmap")) {
+    Result = homeMmap(Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
+  } else if (!__builtin_strcmp(Row.Name, "munmap")) {
+    Result = homeMunmap(Args[0], Args[1]);
+  } else if (!__builtin_strcmp(Row.Name, "mremap")) {
+    Result = homeMremap(Args[0], Args[1], Args[2], Args[3], Args[4]);
+  } else {
+    Result = sys::call6(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
+  }
+
+  // The outputs, each as its length and its bytes.
+  uint8_t *Reply = Out + OutUsed;
+  uint64_t ReplyBytes = 0;
+  uint8_t Converted[144];
+  for (unsigned I = 0; I < Count; I++) {
+    const DataArg &D = Ds[I];
+    if (!isOut(D.Kind) || !Args[D.Arg])
+      continue;
+    const uint8_t *From = Outs[I].At;
+    uint64_t Bytes = Outs[I].Room;
+    if (D.Kind == Data::Out || D.Kind == Data::OutIovec)
+      Bytes = Result > 0 ? (uint64_t(Result) < Bytes ? uint64_t(Result) : Bytes) : 0;
+    if (D.Kind == Data::OutStat) {
+      convertStat(StatBuffer, Here, Converted, Machine);
+      From = Converted;
+      Bytes = Result == 0 ? statBytes(Machine) : 0;
+    }
+    if (OutUsed + ReplyBytes + 8 + Bytes > 2 * SyscallDataBytes)
+      return false;
+    copy(Reply + ReplyBytes, &Bytes, 8);
+    copy(Reply + ReplyBytes + 8, From, Bytes);
+    ReplyBytes += 8 + Bytes;
+  }
+  SyscallResultMessage R{Result, ReplyBytes};
+  N.SyscallsForwarded++;
+  return Link.send2(MessageType::SyscallResult, &R, sizeof R, Reply, uint32_t(ReplyBytes));
+}
+
+} // namespace popcorn
+
+using namespace popcorn;
+
+extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, long E, long F) {
+  NodeState &N = node();
+  if (N.Remote) {
+    long Args[SyscallArguments] = {A, B, C, D, E, F};
+    return remoteSyscall(Number, Args);
+  }
+  switch (Number) {
+  case sys::Mmap:
+    return homeMmap(A, B, C, D, E, F);
+  case sys::Munmap:
+    return homeMunmap(A, B);
+  case sys::Mremap:
+    return homeMremap(A, B, C, D, E);
+  case sys::Brk: // the heap comes from the arena too (musl falls back to mmap)
+    return -ENOMEM_;
+  }
+  return sys::call6(Number, A, B, C, D, E, F);
+}
