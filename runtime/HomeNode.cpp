@@ -144,6 +144,15 @@ uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
 
 bool startNode(int Id, uint64_t StackHigh) {
   NodeState &N = node();
+  if (!N.SyscallBuffer) {
+    long Map = sys::call6(sys::Mmap, 0, long(SyscallBufferBytes), sys::ProtReadWrite,
+                          sys::MapPrivateAnonymous | sys::MapNoReserve, -1, 0);
+    if (sys::failed(Map)) {
+      errno = ENOMEM;
+      return false;
+    }
+    N.SyscallBuffer = reinterpret_cast<uint8_t *>(Map);
+  }
   NodeEntry &E = N.Nodes[Id];
   int Link[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Link))
@@ -237,6 +246,7 @@ bool readOwnMemory(uint64_t Address, void *Bytes, uint64_t Size) {
     case MessageType::PageRequest:
       if (H.Bytes != sizeof Page.Address || !E.Link.receivePayload(&Page.Address, 8))
         nodeDied(E, Id);
+      node().PagesFetched++;
       if (readOwnMemory(Page.Address, Page.Bytes, PageBytes)
               ? !E.Link.send(MessageType::PageData, &Page, sizeof Page)
               : !E.Link.send(MessageType::PageMissing, &Page.Address, 8))
@@ -250,6 +260,8 @@ bool readOwnMemory(uint64_t Address, void *Bytes, uint64_t Size) {
       ExitMessage M;
       if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M))
         nodeDied(E, Id);
+      if (node().ReportAtExit)
+        reportMigrations();
       sys::exitGroup(M.Status);
     }
     case MessageType::ReturnHome: {
@@ -272,6 +284,7 @@ bool readOwnMemory(uint64_t Address, void *Bytes, uint64_t Size) {
             !E.Link.receivePayload(&Page, sizeof Page))
           nodeDied(E, Id);
         writeOwnMemory(Page.Address, Page.Bytes, PageBytes);
+        node().PagesReturned++;
       }
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
              StackBytes);
@@ -288,6 +301,13 @@ bool readOwnMemory(uint64_t Address, void *Bytes, uint64_t Size) {
   }
 }
 } // namespace
+
+void reportMigrations() {
+  NodeState &N = node();
+  Line() << "popcorn: migrations: " << N.Migrations << " away from home, " << N.PagesFetched
+         << " pages fetched, " << N.PagesReturned << " pages written back, "
+         << N.SyscallsForwarded << " system calls forwarded";
+}
 
 const char *isaName(uint16_t Machine) {
   return Machine == EmX86_64 ? "x86_64" : Machine == EmAArch64 ? "aarch64" : nullptr;
@@ -359,7 +379,9 @@ int migrateAway(RegisterSet &Registers, int Target) {
   if (Result.Error != RewriteError::None)
     return EAGAIN;
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
+  carryObjectStack(Registers, E.Machine);
   MigrateMessage M{Out, Away, T->Regions[0]};
+  N.Migrations++;
   if (!E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
                     uint32_t(Away.High - Out.Sp)))
     nodeDied(E, Target);

@@ -21,6 +21,9 @@ bool readNodeTable(char **Envp);
 /// if it stays: 0 never, else an errno value.
 int migrateAway(RegisterSet &Registers, int Target);
 
+/// One line on stderr with what migration cost so far (POPCORN_LOG=stats).
+void reportMigrations();
+
 /// "x86_64" or "aarch64", or null for no such ISA.
 const char *isaName(uint16_t Machine);
 

@@ -202,7 +202,17 @@ bool readCycle(const char *Nodes) {
   return Config.CycleLength > 0;
 }
 
+void reportAtHome() {
+  if (!node().Remote)
+    reportMigrations();
+}
+
 __attribute__((constructor)) void readSettings() {
+  const char *Log = getenv("POPCORN_LOG");
+  if (Log && !strcmp(Log, "stats")) {
+    node().ReportAtExit = true;
+    atexit(reportAtHome);
+  }
   const char *Check = getenv("POPCORN_CHECK_UNWIND");
   const char *SelfTest = getenv("POPCORN_SELFTEST");
   if (Check && (!strcmp(Check, "1") || !strcmp(Check, "verbose"))) {
@@ -211,7 +221,6 @@ __attribute__((constructor)) void readSettings() {
   } else if (SelfTest && (!strcmp(SelfTest, "same") || !strcmp(SelfTest, "roundtrip"))) {
     Config.Run = !strcmp(SelfTest, "same") ? Mode::SameIsa : Mode::RoundTrip;
     Config.Every = everyOf(getenv("POPCORN_MIGRATE"));
-    const char *Log = getenv("POPCORN_LOG");
     Config.Verbose = Log && !strcmp(Log, "verbose");
   } else if (const char *Nodes = settingOf(getenv("POPCORN_MIGRATE"), "nodes")) {
     if (!readCycle(Nodes)) {
@@ -220,6 +229,7 @@ __attribute__((constructor)) void readSettings() {
       exit(2);
     }
     Config.Run = Mode::Migrate;
+    Config.Verbose = Log && !strcmp(Log, "verbose");
     Config.Every = everyOf(getenv("POPCORN_MIGRATE"));
     __popcorn_migration_pending = 1;
     return;
@@ -282,8 +292,12 @@ extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
     return;
   }
   if (Config.Run == Mode::Migrate) {
-    if (++Taken.Points % Config.Every == 0)
-      moveTo(*Registers, Config.Cycle[Taken.Next++ % Config.CycleLength]);
+    if (++Taken.Points % Config.Every != 0)
+      return;
+    int Target = Config.Cycle[Taken.Next++ % Config.CycleLength];
+    if (moveTo(*Registers, Target) && Config.Verbose)
+      Line() << "popcorn: the thread stays on node " << uint64_t(N.Self) << ", not to node "
+             << uint64_t(Target) << ": " << strerror(errno);
     return;
   }
   if (Config.Run == Mode::CheckUnwind) {

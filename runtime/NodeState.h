@@ -37,6 +37,7 @@ struct ArenaFreeRange {
 
 struct NodeState {
   bool Remote;      // this process was started to run a migrated thread
+  bool ReportAtExit; // POPCORN_LOG=stats
   bool ArenaReady;
   int Self;         // this process's node number
   int NodeCount;
@@ -75,8 +76,9 @@ struct NodeState {
   uint16_t HomeMachine;
   bool WarnedSyscall[512];
 
-  // Counters (popcorn_migrate's callers see them through the trace later).
-  uint64_t PagesFetched, SyscallsForwarded;
+  // Counters, reported by home with POPCORN_LOG=stats: home counts the
+  // thread's trips and what it served, a remote node its own side.
+  uint64_t Migrations, PagesFetched, PagesReturned, SyscallsForwarded;
 };
 
 /// This process's state.  __popcorn_start maps it before libc runs (or

@@ -82,7 +82,17 @@ bool fetch(uint64_t A) {
   return true;
 }
 
-void onFault(int, siginfo_t *Info, void *) {
+// The interrupted program counter in the kernel's ucontext.
+uint64_t faultPc(const void *Context) {
+#if defined(__x86_64__)
+  constexpr unsigned PcOffset = 168;
+#else
+  constexpr unsigned PcOffset = 440;
+#endif
+  return *reinterpret_cast<const uint64_t *>(static_cast<const uint8_t *>(Context) + PcOffset);
+}
+
+void onFault(int, siginfo_t *Info, void *Context) {
   NodeState &N = node();
   uint64_t A = pageDown(uint64_t(Info->si_addr));
   int R = rangeOf(A);
@@ -105,6 +115,12 @@ void onFault(int, siginfo_t *Info, void *) {
   }
   // Not a page of home's, or one home does not have: the program's own
   // fault, which ends it as it would natively.
+  {
+    Line L;
+    L << "popcorn: node " << uint64_t(N.Self) << ": segmentation fault at ";
+    L.hex(uint64_t(Info->si_addr)) << ", pc ";
+    L.hex(faultPc(Context));
+  }
   long Default[4] = {0, 0, 0, 0};
   sys::call6(sys::RtSigaction, SIGSEGV, long(Default), 0, 8);
 }
@@ -294,6 +310,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   if (Result.Error != RewriteError::None)
     return Result.Error;
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
+  carryObjectStack(Registers, N.HomeMachine); // before the written pages go
 
   ReturnHomeMessage M{Out, uint32_t(Next), 0};
   uint64_t StackBytes = N.Home.High - Out.Sp;

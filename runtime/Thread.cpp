@@ -91,6 +91,18 @@ bool setUpStackRegions(ThreadState &T, const popcorn_metadata *Metadata, Registe
   return true;
 }
 
+void carryObjectStack(const RegisterSet &Source, uint16_t Machine) {
+  if (Source.Machine == Machine)
+    return;
+  uint64_t Self = threadPointerFor(EmX86_64, Source);
+  auto *X86_64 = reinterpret_cast<uint64_t *>(Self + 0x30);
+  auto *AArch64 = reinterpret_cast<uint64_t *>(Self + __popcorn_pthread_size - 24);
+  if (Machine == EmAArch64)
+    *AArch64 = *X86_64;
+  else
+    *X86_64 = *AArch64;
+}
+
 uint64_t threadPointerFor(uint16_t Machine, const RegisterSet &Current) {
   uint64_t Self = Current.ThreadPointer;
   if (Current.Machine == EmAArch64)

@@ -35,6 +35,11 @@ bool setUpStackRegions(ThreadState &T, const popcorn_metadata *Metadata,
 /// pthread, which x86-64's %fs points at and aarch64's tpidr_el0 just past.
 uint64_t threadPointerFor(uint16_t Machine, const RegisterSet &Current);
 
+/// Copies the thread's object-stack pointer from the word the code of
+/// Source's ISA uses to the one ISA Machine's code uses (both in the
+/// thread's struct pthread, libc-patches/common/0003-one-pthread-layout.patch).
+void carryObjectStack(const RegisterSet &Source, uint16_t Machine);
+
 } // namespace popcorn
 
 #endif
