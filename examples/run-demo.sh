@@ -1,6 +1,9 @@
 #!/bin/sh
-# Build the demo once with popcorn-clang and run the one executable on both
-# ISAs: x86-64 natively, aarch64 under qemu-aarch64.
+# The demo: build examples/migrate.c once with popcorn-clang and run it.  The
+# thread starts on x86-64, moves to aarch64 (node 1: the same executable's
+# aarch64 image under qemu-aarch64, in its own process) and comes back.  The
+# same program run with migration switched off (POPCORN_NODES with one node:
+# popcorn_migrate refuses) must print the same energies.
 #
 #   examples/run-demo.sh [BUILD_DIR]
 set -eu
@@ -9,18 +12,22 @@ build=$(cd "${1:-$here/../build}" && pwd)
 out=$build/demo
 mkdir -p "$out"
 
-"$build/bin/popcorn-clang" -O2 "$here/nbody.c" -o "$out/nbody"
-"$build/bin/popcorn-inspect" extract --isa aarch64 "$out/nbody" "$out/nbody.aarch64"
+"$build/bin/popcorn-clang" -O2 "$here/migrate.c" -o "$out/migrate" -lm
 
-echo "== one executable, x86-64 (native):"
-"$out/nbody" >"$out/x86_64.txt"
-cat "$out/x86_64.txt"
-echo "== the same executable's aarch64 image (qemu-aarch64):"
-qemu-aarch64 "$out/nbody.aarch64" >"$out/aarch64.txt"
-cat "$out/aarch64.txt"
-if cmp -s "$out/x86_64.txt" "$out/aarch64.txt"; then
-	echo "== identical results on both ISAs"
+echo "== one executable; its thread moves x86-64 -> aarch64 -> x86-64:"
+POPCORN_LOG=stats "$out/migrate" >"$out/migrated.txt" 2>"$out/migrated.err"
+cat "$out/migrated.txt" "$out/migrated.err"
+echo "== the same executable, the thread staying on x86-64:"
+POPCORN_NODES=0:x86_64:native "$out/migrate" 2>/dev/null |
+	sed 's/ on node [0-9] ([a-z0-9_]*)//' >"$out/native.txt"
+cat "$out/native.txt"
+if ! grep -q 'after moving to node 1 *on node 1 (aarch64)' "$out/migrated.txt"; then
+	echo "== the thread did not reach aarch64" >&2
+	exit 1
+fi
+if sed 's/ on node [0-9] ([a-z0-9_]*)//' "$out/migrated.txt" | cmp -s - "$out/native.txt"; then
+	echo "== identical results: the thread moved and computed exactly as if it had not"
 else
-	echo "== results differ between ISAs" >&2
+	echo "== results differ" >&2
 	exit 1
 fi

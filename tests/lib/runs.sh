@@ -61,3 +61,28 @@ run_selftest() {
 	fi
 	return 0
 }
+
+# run_migrate NAME EVERY MIN COMMAND...: run with the thread moving to
+# node 1 and back at every EVERY-th migration point (POPCORN_MIGRATE), then
+# take the runtime's report line out of NAME.run, so the run compares with
+# the baseline.  Fails if fewer than MIN migrations happened.
+run_migrate() {
+	name=$1 every=$2 min=$3
+	shift 3
+	run "$name" env POPCORN_LOG=stats POPCORN_MIGRATE="every=$every;nodes=1,0" "$@"
+	report=$(grep "^popcorn: migrations: " "$name.stderr" || true)
+	grep -v "^popcorn: migrations: " "$name.stderr" >"$name.stderr.program" || true
+	mv "$name.stderr.program" "$name.stderr"
+	sed -i '/^=== stderr$/,/^=== exit status/{/^popcorn: migrations: /d}' "$name.run"
+	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
+	echo "$name: ${report:-no report}" >>selftest.log
+	if [ -z "$moves" ]; then
+		echo "FAIL: $name printed no migration report"
+		return 1
+	fi
+	if [ "$moves" -lt "$min" ]; then
+		echo "FAIL: $name: the thread never left home ($report)"
+		return 1
+	fi
+	return 0
+}

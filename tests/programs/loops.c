@@ -1,3 +1,4 @@
+// POPCORN-MIGRATE-EVERY: 7
 // POPCORN-FLAGS: -fpopcorn-loop-period=16
 /* Loops with migration points on their back edges (-fpopcorn-loop-period):
  * nested counted loops, a while loop with several exits, a loop with calls

@@ -8,7 +8,10 @@
 #   4. 1 and 2 again with the unwinding self-check (POPCORN_CHECK_UNWIND=1);
 #   5. 1 and 2 again, the stack rewritten in the process at every migration
 #      point and at every 7th (POPCORN_SELFTEST=same, into the thread's other
-#      stack region; =roundtrip, through the other ISA's layout and back).
+#      stack region; =roundtrip, through the other ISA's layout and back);
+#   6. if SOURCE has a line "// POPCORN-MIGRATE-EVERY: N...", 1 again with
+#      the thread moving to aarch64 (node 1, another process under
+#      qemu-aarch64) and back at every N-th migration point.
 #
 #   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
 #
@@ -77,7 +80,18 @@ for mode in same roundtrip; do
 	done
 done
 
+migrate_periods=$(sed -n 's,^// POPCORN-MIGRATE-EVERY: *,,p' "$src")
+migrated=
+min=1
+for every in $migrate_periods; do
+	run_migrate "x86_64-migrate-$every" "$every" $min ./prog || result=1
+	migrated="$migrated x86_64-migrate-$every"
+	min=0
+done
 same_as_baseline "popcorn $opt" || result=1
+if [ -n "$migrated" ]; then
+	same_as_baseline "popcorn $opt migrating to aarch64 and back" $migrated || result=1
+fi
 same_as_baseline "popcorn $opt with POPCORN_CHECK_UNWIND=1" x86_64-unwind aarch64-unwind || result=1
 for mode in same roundtrip; do
 	for every in $periods; do
