@@ -4,10 +4,11 @@
 
 namespace popcorn {
 
-static bool writeAll(int Fd, const void *Data, uint64_t Bytes) {
-  auto *P = static_cast<const uint8_t *>(Data);
+// All Bytes through read or write (Call); false at end of stream or error.
+static bool transferAll(long Call, int Fd, const void *Data, uint64_t Bytes) {
+  auto P = reinterpret_cast<long>(Data);
   while (Bytes) {
-    long N = sys::call6(sys::Write, Fd, long(P), long(Bytes));
+    long N = sys::call6(Call, Fd, P, long(Bytes));
     if (N == -4) // EINTR
       continue;
     if (N <= 0)
@@ -18,18 +19,12 @@ static bool writeAll(int Fd, const void *Data, uint64_t Bytes) {
   return true;
 }
 
+static bool writeAll(int Fd, const void *Data, uint64_t Bytes) {
+  return transferAll(sys::Write, Fd, Data, Bytes);
+}
+
 static bool readAll(int Fd, void *Data, uint64_t Bytes) {
-  auto *P = static_cast<uint8_t *>(Data);
-  while (Bytes) {
-    long N = sys::call6(sys::Read, Fd, long(P), long(Bytes));
-    if (N == -4)
-      continue;
-    if (N <= 0)
-      return false;
-    P += N;
-    Bytes -= uint64_t(N);
-  }
-  return true;
+  return transferAll(sys::Read, Fd, Data, Bytes);
 }
 
 bool Channel::send(MessageType Type, const void *Payload, uint32_t Bytes) {

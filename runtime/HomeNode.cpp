@@ -29,11 +29,7 @@ extern const popcorn_metadata __popcorn_metadata;
 namespace popcorn {
 namespace {
 
-#if defined(__x86_64__)
-constexpr uint16_t Here = EmX86_64;
-#else
-constexpr uint16_t Here = EmAArch64;
-#endif
+constexpr uint16_t Here = sys::Here;
 
 uint16_t machineOf(const char *Isa, size_t Length) {
   if (Length == 6 && !strncmp(Isa, "x86_64", 6))
@@ -85,36 +81,38 @@ int imageFile(uint16_t Machine) {
   char Section[32];
   snprintf(Section, sizeof Section, ".popcorn.isa.%s", isaName(Machine));
   int Exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (Exe < 0)
+    return -1;
+  // Section headers one at a time: no buffer in the program's data.
   Elf64_Ehdr Header;
-  if (Exe < 0 || pread(Exe, &Header, sizeof Header, 0) != sizeof Header ||
-      Header.e_shentsize != sizeof(Elf64_Shdr) || Header.e_shnum > 4096)
-    return -1;
-  static Elf64_Shdr Sections[4096];
-  size_t TableBytes = Header.e_shnum * sizeof(Elf64_Shdr);
-  if (pread(Exe, Sections, TableBytes, off_t(Header.e_shoff)) != ssize_t(TableBytes) ||
-      Header.e_shstrndx >= Header.e_shnum)
-    return -1;
-  const Elf64_Shdr &Names = Sections[Header.e_shstrndx];
+  auto sectionHeader = [&](unsigned I, Elf64_Shdr &S) {
+    return I < Header.e_shnum &&
+           pread(Exe, &S, sizeof S, off_t(Header.e_shoff + I * sizeof S)) == sizeof S;
+  };
+  Elf64_Shdr Names, Candidate;
   int Image = -1;
-  for (unsigned I = 0; I < Header.e_shnum && Image < 0; I++) {
-    char Name[32] = {};
-    if (pread(Exe, Name, sizeof Name - 1, off_t(Names.sh_offset + Sections[I].sh_name)) <= 0 ||
-        strcmp(Name, Section))
-      continue;
-    Image = memfd_create(Section, 0);
-    off_t From = off_t(Sections[I].sh_offset);
-    size_t Left = Sections[I].sh_size;
-    while (Image >= 0 && Left) {
-      char Chunk[65536];
-      size_t Want = Left < sizeof Chunk ? Left : sizeof Chunk;
-      ssize_t Got = pread(Exe, Chunk, Want, From);
-      if (Got <= 0 || write(Image, Chunk, size_t(Got)) != Got) {
-        close(Image);
-        Image = -1;
-        break;
+  if (pread(Exe, &Header, sizeof Header, 0) == sizeof Header &&
+      Header.e_shentsize == sizeof(Elf64_Shdr) && sectionHeader(Header.e_shstrndx, Names)) {
+    for (unsigned I = 0; Image < 0 && sectionHeader(I, Candidate); I++) {
+      char Name[32] = {};
+      if (pread(Exe, Name, sizeof Name - 1, off_t(Names.sh_offset + Candidate.sh_name)) <= 0 ||
+          strcmp(Name, Section))
+        continue;
+      Image = memfd_create(Section, 0);
+      off_t From = off_t(Candidate.sh_offset);
+      size_t Left = Candidate.sh_size;
+      while (Image >= 0 && Left) {
+        char Chunk[65536];
+        size_t Want = Left < sizeof Chunk ? Left : sizeof Chunk;
+        ssize_t Got = pread(Exe, Chunk, Want, From);
+        if (Got <= 0 || write(Image, Chunk, size_t(Got)) != Got) {
+          close(Image);
+          Image = -1;
+          break;
+        }
+        From += Got;
+        Left -= size_t(Got);
       }
-      From += Got;
-      Left -= size_t(Got);
     }
   }
   close(Exe);
@@ -144,14 +142,9 @@ uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
 
 bool startNode(int Id, uint64_t StackHigh) {
   NodeState &N = node();
-  if (!N.SyscallBuffer) {
-    long Map = sys::call6(sys::Mmap, 0, long(SyscallBufferBytes), sys::ProtReadWrite,
-                          sys::MapPrivateAnonymous | sys::MapNoReserve, -1, 0);
-    if (sys::failed(Map)) {
-      errno = ENOMEM;
-      return false;
-    }
-    N.SyscallBuffer = reinterpret_cast<uint8_t *>(Map);
+  if (!N.SyscallBuffer && !(N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes))) {
+    errno = ENOMEM;
+    return false;
   }
   NodeEntry &E = N.Nodes[Id];
   int Link[2];
@@ -215,29 +208,22 @@ bool startNode(int Id, uint64_t StackHigh) {
   sys::exitGroup(WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1);
 }
 
-// The pages a node sends back go where the program has them, never into
-// memory it cannot write: the kernel checks for us.
-bool writeOwnMemory(uint64_t Address, const void *Bytes, uint64_t Size) {
-  struct {
-    const void *Base;
-    uint64_t Size;
-  } Local = {Bytes, Size}, Remote = {reinterpret_cast<void *>(Address), Size};
-  return sys::call6(sys::ProcessVmWritev, getpid(), long(&Local), 1, long(&Remote), 1, 0) ==
-         long(Size);
-}
-
-bool readOwnMemory(uint64_t Address, void *Bytes, uint64_t Size) {
+// Pages served to a node and pages it sends back are read and written
+// through the kernel (Call: process_vm_readv or _writev on this process):
+// an address the program has no such access to is an error, not a crash.
+bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
   struct {
     void *Base;
     uint64_t Size;
-  } Local = {Bytes, Size}, Remote = {reinterpret_cast<void *>(Address), Size};
-  return sys::call6(sys::ProcessVmReadv, getpid(), long(&Local), 1, long(&Remote), 1, 0) ==
-         long(Size);
+  } Local = {Bytes, Size}, Program = {reinterpret_cast<void *>(Address), Size};
+  return sys::call6(Call, getpid(), long(&Local), 1, long(&Program), 1, 0) == long(Size);
 }
 
 // While the thread is away: its pages and system calls, until it comes back.
 [[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
-  static PageMessage Page;
+  // Not a static: the program's data may be written by the pages that
+  // come back, this buffer among them.
+  PageMessage &Page = node().Page;
   for (;;) {
     MessageHeader H;
     if (!E.Link.receiveHeader(H))
@@ -247,7 +233,7 @@ bool readOwnMemory(uint64_t Address, void *Bytes, uint64_t Size) {
       if (H.Bytes != sizeof Page.Address || !E.Link.receivePayload(&Page.Address, 8))
         nodeDied(E, Id);
       node().PagesFetched++;
-      if (readOwnMemory(Page.Address, Page.Bytes, PageBytes)
+      if (copyOwnMemory(sys::ProcessVmReadv, Page.Address, Page.Bytes, PageBytes)
               ? !E.Link.send(MessageType::PageData, &Page, sizeof Page)
               : !E.Link.send(MessageType::PageMissing, &Page.Address, 8))
         nodeDied(E, Id);
@@ -283,7 +269,7 @@ bool readOwnMemory(uint64_t Address, void *Bytes, uint64_t Size) {
         if (H.Type != MessageType::PageData || H.Bytes != sizeof Page ||
             !E.Link.receivePayload(&Page, sizeof Page))
           nodeDied(E, Id);
-        writeOwnMemory(Page.Address, Page.Bytes, PageBytes);
+        copyOwnMemory(sys::ProcessVmWritev, Page.Address, Page.Bytes, PageBytes);
         node().PagesReturned++;
       }
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
@@ -362,15 +348,9 @@ int migrateAway(RegisterSet &Registers, int Target) {
       return EHOSTUNREACH;
     }
   }
-  if (!T->Staging) {
-    uint64_t Bytes = T->Regions[0].High - T->Regions[0].Low;
-    // Home's own memory: straight from the kernel, not the arena.
-    long Map = sys::call6(sys::Mmap, 0, long(Bytes), sys::ProtReadWrite,
-                          sys::MapPrivateAnonymous | sys::MapNoReserve, -1, 0);
-    if (sys::failed(Map))
-      return ENOMEM;
-    T->Staging = reinterpret_cast<uint8_t *>(Map);
-  }
+  if (!T->Staging &&
+      !(T->Staging = sys::mapPrivate(T->Regions[0].High - T->Regions[0].Low)))
+    return ENOMEM;
   const StackRegion &Away = T->Regions[1];
   RegisterSet Out;
   RewriteRequest Request{&__popcorn_metadata, &Registers, E.Machine,

@@ -73,6 +73,7 @@ struct NodeState {
   uint64_t *PresentList, *DirtyList;
   uint64_t PresentCount, DirtyCount, ListCapacity;
   uint8_t *SyscallBuffer; // a forwarded call's data, both ways
+  PageMessage Page;       // home: a page served or taken back
   uint16_t HomeMachine;
   bool WarnedSyscall[512];
 

@@ -25,17 +25,7 @@ constexpr uint64_t SignalStackBytes = 64 * 1024;
 constexpr uint32_t MaxFrames = 1 << 16;
 constexpr uint64_t ListCapacity = uint64_t(1) << 22; // pages: 16 GiB
 
-#if defined(__x86_64__)
-constexpr uint16_t Here = EmX86_64;
-#else
-constexpr uint16_t Here = EmAArch64;
-#endif
-
-uint8_t *mapPrivate(uint64_t Bytes) {
-  long R = sys::call6(sys::Mmap, 0, long(pageUp(Bytes)), sys::ProtReadWrite,
-                      sys::MapPrivateAnonymous | sys::MapNoReserve, -1, 0);
-  return sys::failed(R) ? nullptr : reinterpret_cast<uint8_t *>(R);
-}
+constexpr uint16_t Here = sys::Here;
 
 [[noreturn]] void fail(const char *What) {
   Line() << "popcorn: node " << uint64_t(node().Self) << ": " << What;
@@ -126,7 +116,7 @@ void onFault(int, siginfo_t *Info, void *Context) {
 }
 
 void installFaultHandler() {
-  uint8_t *AltStack = mapPrivate(SignalStackBytes);
+  uint8_t *AltStack = sys::mapPrivate(SignalStackBytes);
   struct {
     void *Sp;
     int Flags;
@@ -204,8 +194,8 @@ void receiveHello(char **Envp) {
     }
     uint64_t Pages = (R.High - R.Low) / PageBytes;
     N.Shared[N.SharedCount] = R;
-    N.PresentBits[N.SharedCount] = mapPrivate(Pages / 8 + 1);
-    N.DirtyBits[N.SharedCount] = mapPrivate(Pages / 8 + 1);
+    N.PresentBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
+    N.DirtyBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     if (!N.PresentBits[N.SharedCount] || !N.DirtyBits[N.SharedCount])
       fail("no memory for page bookkeeping");
     N.SharedCount++;
@@ -242,7 +232,7 @@ void setThreadPointer(uint64_t Tp) {
       !N.HomeLink.receivePayload(reinterpret_cast<void *>(M.Registers.Sp), StackBytes))
     lostHome();
   if (N.Home.Low != M.Home.Low || N.Home.High != M.Home.High) {
-    N.HomeStackImage = mapPrivate(M.Home.High - M.Home.Low);
+    N.HomeStackImage = sys::mapPrivate(M.Home.High - M.Home.Low);
     if (!N.HomeStackImage)
       fail("no memory for the home stack's image");
   }
@@ -252,16 +242,21 @@ void setThreadPointer(uint64_t Tp) {
   popcorn_resume(&M.Registers);
 }
 
+// Page A of shared range R is no longer here.
+void forgetPage(int R, uint64_t A) {
+  NodeState &N = node();
+  PageBit P = bitOf(N.PresentBits, R, A), D = bitOf(N.DirtyBits, R, A);
+  *P.Byte &= uint8_t(~P.Mask);
+  *D.Byte &= uint8_t(~D.Mask);
+}
+
 // Back to knowing nothing of home's pages.
 void forgetPages() {
   NodeState &N = node();
   for (uint64_t I = 0; I < N.PresentCount; I++) {
     uint64_t A = N.PresentList[I];
-    int R = rangeOf(A);
     sys::reserve(A, PageBytes);
-    PageBit P = bitOf(N.PresentBits, R, A), D = bitOf(N.DirtyBits, R, A);
-    *P.Byte &= uint8_t(~P.Mask);
-    *D.Byte &= uint8_t(~D.Mask);
+    forgetPage(rangeOf(A), A);
   }
   N.PresentCount = N.DirtyCount = 0;
   sys::reserve(N.Away.Low, N.Away.High - N.Away.Low);
@@ -287,15 +282,9 @@ void touchPages(uint64_t Address, uint64_t Bytes, bool Write) {
 }
 
 void dropPages(uint64_t Address, uint64_t Bytes) {
-  NodeState &N = node();
-  for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes) {
-    int R = rangeOf(A);
-    if (R < 0)
-      continue;
-    PageBit P = bitOf(N.PresentBits, R, A), D = bitOf(N.DirtyBits, R, A);
-    *P.Byte &= uint8_t(~P.Mask);
-    *D.Byte &= uint8_t(~D.Mask);
-  }
+  for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes)
+    if (int R = rangeOf(A); R >= 0)
+      forgetPage(R, A);
   sys::reserve(pageDown(Address), pageUp(Address + Bytes) - pageDown(Address));
 }
 
@@ -337,12 +326,12 @@ void runRemoteNode(int Self, int Fd, char **Envp) {
   N.Remote = true;
   N.Self = Self;
   N.HomeLink.Fd = Fd;
-  uint8_t *RuntimeStack = mapPrivate(RuntimeStackBytes);
-  N.Scratch = reinterpret_cast<FramePair *>(mapPrivate(MaxFrames * sizeof(FramePair)));
+  uint8_t *RuntimeStack = sys::mapPrivate(RuntimeStackBytes);
+  N.Scratch = reinterpret_cast<FramePair *>(sys::mapPrivate(MaxFrames * sizeof(FramePair)));
   N.MaxFrames = MaxFrames;
-  N.SyscallBuffer = mapPrivate(SyscallBufferBytes);
-  N.PresentList = reinterpret_cast<uint64_t *>(mapPrivate(ListCapacity * 8));
-  N.DirtyList = reinterpret_cast<uint64_t *>(mapPrivate(ListCapacity * 8));
+  N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes);
+  N.PresentList = reinterpret_cast<uint64_t *>(sys::mapPrivate(ListCapacity * 8));
+  N.DirtyList = reinterpret_cast<uint64_t *>(sys::mapPrivate(ListCapacity * 8));
   N.ListCapacity = ListCapacity;
   if (!RuntimeStack || !N.Scratch || !N.SyscallBuffer || !N.PresentList || !N.DirtyList)
     fail("no memory for the runtime");

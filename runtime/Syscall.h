@@ -11,12 +11,19 @@
 
 namespace popcorn::sys {
 
+// ELF e_machine of the ISA this code runs on.
+#if defined(__x86_64__)
+inline constexpr uint16_t Here = 62;
+#else
+inline constexpr uint16_t Here = 183;
+#endif
+
 #if defined(__x86_64__)
 enum : long {
   Read = 0, Write = 1, Close = 3, Mmap = 9, Mprotect = 10, Munmap = 11, RtSigaction = 13,
   Getpid = 39, Kill = 62, Sigaltstack = 131, ArchPrctl = 158, Gettid = 186, Tkill = 200,
   ExitGroup = 231, ProcessVmReadv = 310, ProcessVmWritev = 311, Mremap = 25, Brk = 12,
-  Socketpair = 53, Wait4 = 61
+  Madvise = 28, Fcntl = 72
 };
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long R10 __asm__("r10") = D;
@@ -34,7 +41,7 @@ enum : long {
   Read = 63, Write = 64, Close = 57, Mmap = 222, Mprotect = 226, Munmap = 215, RtSigaction = 134,
   Getpid = 172, Kill = 129, Sigaltstack = 132, Gettid = 178, Tkill = 130, ExitGroup = 94,
   ProcessVmReadv = 270, ProcessVmWritev = 271, Mremap = 216, Brk = 214,
-  Socketpair = 199, Wait4 = 260
+  Madvise = 233, Fcntl = 25
 };
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long X8 __asm__("x8") = N;
@@ -58,6 +65,14 @@ enum : long {
 };
 
 inline bool failed(long R) { return R < 0 && R > -4096; }
+
+// Read-write memory of this process alone (never in the arena), committed
+// on first touch; null if none.
+inline uint8_t *mapPrivate(uint64_t Bytes) {
+  long R = call6(Mmap, 0, long((Bytes + 4095) & ~uint64_t(4095)), ProtReadWrite,
+                 MapPrivateAnonymous | MapNoReserve, -1, 0);
+  return failed(R) ? nullptr : reinterpret_cast<uint8_t *>(R);
+}
 
 // Replaces [Address, +Bytes) by fresh inaccessible memory: its pages are
 // gone, the range stays reserved.

@@ -13,29 +13,13 @@ namespace {
 constexpr long ENOSYS_ = 38, EINVAL_ = 22, ENOTTY_ = 25, ENOMEM_ = 12, ENAMETOOLONG_ = 36;
 constexpr int64_t Null = -1; // a null pointer argument in a message
 
-#if defined(__x86_64__)
-constexpr uint16_t Here = EmX86_64;
-#else
-constexpr uint16_t Here = EmAArch64;
-#endif
+constexpr uint16_t Here = sys::Here;
 
 struct IoVec {
   uint64_t Base, Bytes;
 };
 
-uint64_t length(const char *S) {
-  uint64_t N = 0;
-  while (S[N])
-    N++;
-  return N;
-}
-
-void copy(void *To, const void *From, uint64_t N) {
-  auto *T = static_cast<uint8_t *>(To);
-  auto *F = static_cast<const uint8_t *>(From);
-  for (uint64_t I = 0; I < N; I++)
-    T[I] = F[I];
-}
+void copy(void *To, const void *From, uint64_t N) { __builtin_memcpy(To, From, N); }
 
 // The data a row carries; ioctl's depends on its request.
 unsigned dataOf(const SyscallRow &Row, const int64_t *Args, DataArg *Out) {
@@ -152,7 +136,7 @@ long forward(int RowIndex, const long *A) {
       Bytes = D.Size;
       break;
     case Data::String:
-      Bytes = length(static_cast<const char *>(P)) + 1;
+      Bytes = __builtin_strlen(static_cast<const char *>(P)) + 1;
       if (Bytes > Room)
         return -ENAMETOOLONG_;
       break;
@@ -255,17 +239,17 @@ long remoteSyscall(long Number, const long *A) {
   case RunAt::Exit:
     exitProgram(A[0]);
   case RunAt::Mapping: {
-    if (!__builtin_strcmp(Row.Name, "madvise"))
+    if (Number == sys::Madvise)
       return 0;
-    if (!__builtin_strcmp(Row.Name, "brk"))
+    if (Number == sys::Brk)
       return -ENOMEM_;
     long R = forward(RowIndex, A);
     if (sys::failed(R))
       return R;
     // Home placed or removed it: what this node held there is stale.
-    if (!__builtin_strcmp(Row.Name, "mmap"))
+    if (Number == sys::Mmap)
       dropPages(uint64_t(R), pageUp(uint64_t(A[1])));
-    else if (!__builtin_strcmp(Row.Name, "munmap"))
+    else if (Number == sys::Munmap)
       dropPages(uint64_t(A[0]), pageUp(uint64_t(A[1])));
     return R;
   }
@@ -361,7 +345,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
   int16_t Number = numberOn(Row, Here);
   if (Number < 0) {
     Result = -ENOSYS_;
-  } else if (!__builtin_strcmp(Row.Name, "fcntl")) {
+  } else if (Number == sys::Fcntl) {
     long Command = Args[1];
     if (Command == 4) // F_SETFL
       Args[2] = openFlags(Args[2], Machine, Here);
@@ -370,11 +354,11 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
                  : sys::call6(Number, Args[0], Args[1], Args[2]);
     if (Command == 3 && Result >= 0) // F_GETFL
       Result = openFlags(Result, Here, Machine);
-  } else if (!__builtin_strcmp(Row.Name, "mmap")) {
+  } else if (Number == sys::Mmap) {
     Result = homeMmap(Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
-  } else if (!__builtin_strcmp(Row.Name, "munmap")) {
+  } else if (Number == sys::Munmap) {
     Result = homeMunmap(Args[0], Args[1]);
-  } else if (!__builtin_strcmp(Row.Name, "mremap")) {
+  } else if (Number == sys::Mremap) {
     Result = homeMremap(Args[0], Args[1], Args[2], Args[3], Args[4]);
   } else {
     Result = sys::call6(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);

@@ -36,53 +36,52 @@ same_as_baseline() {
 	return $same
 }
 
-# run_selftest NAME MODE EVERY MIN COMMAND...: run with the in-process stack
-# rewrite (POPCORN_SELFTEST=MODE, every EVERY-th migration point), then take
-# the runtime's report line out of NAME.run, so the run compares with the
-# baseline.  Fails if the report is missing, or if fewer than MIN rewrites
-# were resumed (a run that skipped every rewrite proves nothing).
-run_selftest() {
-	name=$1 mode=$2 every=$3 min=$4
-	shift 4
-	run "$name" env POPCORN_SELFTEST="$mode" POPCORN_MIGRATE="every=$every" "$@"
-	report=$(grep "^popcorn: selftest $mode: " "$name.stderr" || true)
-	grep -v "^popcorn: selftest $mode: " "$name.stderr" >"$name.stderr.program" || true
-	mv "$name.stderr.program" "$name.stderr"
-	sed -i '/^=== stderr$/,/^=== exit status/{/^popcorn: selftest /d}' "$name.run"
-	rewrites=$(echo "$report" | sed -n 's/^popcorn: selftest [a-z]*: \([0-9]*\) rewrites.*/\1/p')
-	echo "$name: ${report:-no report}" >>selftest.log
-	if [ -z "$rewrites" ]; then
-		echo "FAIL: $name printed no selftest report"
+# take_report NAME PREFIX: moves the runtime's line starting with PREFIX
+# out of NAME's stderr and NAME.run (so the run compares with the
+# baseline), logs it to selftest.log and sets $report to it.
+take_report() {
+	report=$(grep "^$2" "$1.stderr" || true)
+	grep -v "^$2" "$1.stderr" >"$1.stderr.program" || true
+	mv "$1.stderr.program" "$1.stderr"
+	sed -i "/^=== stderr\$/,/^=== exit status/{/^$2/d}" "$1.run"
+	echo "$1: ${report:-no report}" >>selftest.log
+}
+
+# at_least NAME COUNT MIN WHAT: fails, saying so, if the report gave no
+# COUNT or COUNT < MIN.
+at_least() {
+	if [ -z "$2" ]; then
+		echo "FAIL: $1 printed no report"
 		return 1
 	fi
-	if [ "$rewrites" -lt "$min" ]; then
-		echo "FAIL: $name: no rewrite was resumed ($report)"
+	if [ "$2" -lt "$3" ]; then
+		echo "FAIL: $1: $4 ($report)"
 		return 1
 	fi
 	return 0
 }
 
+# run_selftest NAME MODE EVERY MIN COMMAND...: run with the in-process stack
+# rewrite (POPCORN_SELFTEST=MODE, every EVERY-th migration point).  Fails if
+# the report is missing, or if fewer than MIN rewrites were resumed (a run
+# that skipped every rewrite proves nothing).
+run_selftest() {
+	name=$1 mode=$2 every=$3 min=$4
+	shift 4
+	run "$name" env POPCORN_SELFTEST="$mode" POPCORN_MIGRATE="every=$every" "$@"
+	take_report "$name" "popcorn: selftest $mode: "
+	rewrites=$(echo "$report" | sed -n 's/^popcorn: selftest [a-z]*: \([0-9]*\) rewrites.*/\1/p')
+	at_least "$name" "$rewrites" "$min" "no rewrite was resumed"
+}
+
 # run_migrate NAME EVERY MIN COMMAND...: run with the thread moving to
-# node 1 and back at every EVERY-th migration point (POPCORN_MIGRATE), then
-# take the runtime's report line out of NAME.run, so the run compares with
-# the baseline.  Fails if fewer than MIN migrations happened.
+# node 1 and back at every EVERY-th migration point (POPCORN_MIGRATE).
+# Fails if fewer than MIN migrations happened.
 run_migrate() {
 	name=$1 every=$2 min=$3
 	shift 3
 	run "$name" env POPCORN_LOG=stats POPCORN_MIGRATE="every=$every;nodes=1,0" "$@"
-	report=$(grep "^popcorn: migrations: " "$name.stderr" || true)
-	grep -v "^popcorn: migrations: " "$name.stderr" >"$name.stderr.program" || true
-	mv "$name.stderr.program" "$name.stderr"
-	sed -i '/^=== stderr$/,/^=== exit status/{/^popcorn: migrations: /d}' "$name.run"
+	take_report "$name" "popcorn: migrations: "
 	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
-	echo "$name: ${report:-no report}" >>selftest.log
-	if [ -z "$moves" ]; then
-		echo "FAIL: $name printed no migration report"
-		return 1
-	fi
-	if [ "$moves" -lt "$min" ]; then
-		echo "FAIL: $name: the thread never left home ($report)"
-		return 1
-	fi
-	return 0
+	at_least "$name" "$moves" "$min" "the thread never left home"
 }
