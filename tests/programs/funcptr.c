@@ -1,3 +1,4 @@
+// POPCORN-MIGRATE-EVERY: 1
 /* Function pointers: tables, arguments, returned pointers, pointers in
  * global data and in structs, callbacks through libc (atexit). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// POPCORN-MIGRATE-EVERY: 1
 /* Global data: initialized, zero-initialized, const tables, static locals,
  * arrays of structs, pointers in initializers. */
 #include <stdint.h>

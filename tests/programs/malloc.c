@@ -1,3 +1,4 @@
+// POPCORN-MIGRATE-EVERY: 1
 /* malloc/calloc/realloc/free stress driven by a deterministic PRNG;
  * contents are verified and summed, never addresses printed. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// POPCORN-MIGRATE-EVERY: 1
 /* Every printf conversion, with widths, precisions and flags. */
 #include <stddef.h>
 #include <stdint.h>
