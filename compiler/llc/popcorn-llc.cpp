@@ -2,11 +2,17 @@
 //
 // The back-end half of popcorn-clang (docs/architecture.md).  Reads the module
 // the front end and middle end produced once for the canonical ISA, runs each
-// ISA's back end on its own clone, and writes one multi-ISA object: the host
+// ISA's back end on its own copy, and writes one multi-ISA object: the host
 // ISA's object carrying every other ISA's object in a section.
 //
 // Because every ISA lowers the same optimized IR, call sites and the values
 // live across them correspond one to one across ISAs.
+//
+// Each ISA reads the bitcode into a context of its own rather than cloning
+// one module: the copies then share nothing, so the back ends run in
+// parallel (a compile takes one back end's wall time, not the sum), and
+// CloneModule is avoided, which leaves a blockaddress in a global's
+// initializer (a computed-goto table) pointing into the original function.
 //
 //===----------------------------------------------------------------------===//
 #include "RetargetModule.h"
@@ -27,14 +33,17 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/thread.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Transforms/Utils/Cloning.h"
+#include <cstdlib>
+#include <mutex>
 
 using namespace llvm;
 using namespace popcorn;
@@ -58,9 +67,14 @@ static cl::opt<bool> StripDebug(
 
 static const char *ToolName = "popcorn-llc";
 
+// Back ends run on threads of their own, so the first failure ends the
+// process at once, without running static destructors under the other.
 [[noreturn]] static void fail(const Twine &Message) {
+  static std::mutex OneMessage;
+  OneMessage.lock();
   WithColor::error(errs(), ToolName) << Message << "\n";
-  exit(1);
+  errs().flush();
+  std::_Exit(1);
 }
 
 static CodeGenOptLevel codeGenOptLevel() {
@@ -101,9 +115,19 @@ static std::unique_ptr<TargetMachine> createTargetMachine(const IsaInfo &Info) {
   return TM;
 }
 
-static SmallVector<char, 0> compileForIsa(const Module &Canonical, const IsaInfo &Info) {
+static std::unique_ptr<Module> readModule(MemoryBufferRef Bitcode, LLVMContext &Context) {
+  Expected<std::unique_ptr<Module>> M = parseBitcodeFile(Bitcode, Context);
+  if (!M)
+    fail(InputFile + ": " + toString(M.takeError()));
+  if (StripDebug)
+    StripDebugInfo(**M);
+  return std::move(*M);
+}
+
+static SmallVector<char, 0> compileForIsa(MemoryBufferRef Bitcode, const IsaInfo &Info) {
   std::unique_ptr<TargetMachine> TM = createTargetMachine(Info);
-  std::unique_ptr<Module> M = CloneModule(Canonical);
+  LLVMContext Context;
+  std::unique_ptr<Module> M = readModule(Bitcode, Context);
   retargetModule(*M, *TM);
   if (!lowerObjectStackSlots(*M))
     fail("no object-stack slot on " + Twine(Info.Name));
@@ -165,28 +189,31 @@ int main(int argc, char **argv) {
     Args.insert(Args.begin() + 1, Option.c_str());
   cl::ParseCommandLineOptions(Args.size(), Args.data(), "Popcorn multi-ISA back end\n");
 
-  LLVMContext Context;
   ErrorOr<std::unique_ptr<MemoryBuffer>> Input = MemoryBuffer::getFileOrSTDIN(InputFile);
   if (!Input)
     fail("cannot read " + InputFile + ": " + Input.getError().message());
-  Expected<std::unique_ptr<Module>> Canonical = parseBitcodeFile(**Input, Context);
-  if (!Canonical)
-    fail(InputFile + ": " + toString(Canonical.takeError()));
-  if (StripDebug)
-    StripDebugInfo(**Canonical);
+  MemoryBufferRef Bitcode = (*Input)->getMemBufferRef();
 
   if (!OnlyIsa.empty()) {
     std::optional<Isa> I = parseIsa(OnlyIsa);
     if (!I)
       fail("unknown ISA '" + OnlyIsa + "'");
-    SmallVector<char, 0> Object = compileForIsa(**Canonical, info(*I));
+    SmallVector<char, 0> Object = compileForIsa(Bitcode, info(*I));
     writeFile(StringRef(Object.data(), Object.size()));
     return 0;
   }
 
-  SmallVector<SmallVector<char, 0>, 2> Objects;
-  for (const IsaInfo &Info : AllIsas)
-    Objects.push_back(compileForIsa(**Canonical, Info));
+  // Instruction selection recurses over a function's DAG: a huge function
+  // (SQLite's interpreter loop) needs more than a default thread stack.
+  constexpr unsigned BackEndStackBytes = 64 << 20;
+  SmallVector<SmallVector<char, 0>, 2> Objects(AllIsas.size());
+  SmallVector<llvm::thread, 2> BackEnds;
+  for (size_t I = 0; I < AllIsas.size(); ++I)
+    BackEnds.emplace_back(std::optional<unsigned>(BackEndStackBytes), [&, I] {
+      Objects[I] = compileForIsa(Bitcode, AllIsas[I]);
+    });
+  for (llvm::thread &BackEnd : BackEnds)
+    BackEnd.join();
 
   SmallVector<IsaImage, 2> Embedded;
   for (size_t I = 1; I < AllIsas.size(); ++I)

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "InsertMigrationPoints.h"
 #include "LibcFunctions.h"
+#include "LowerBlockAddresses.h"
 #include "Migratable.h"
 #include "ObjectStack.h"
 #include "PinConstants.h"
@@ -24,6 +25,7 @@ static void registerPasses(PassBuilder &PB) {
       });
   // After every optimization: what the back ends get.
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+    MPM.addPass(popcorn::LowerBlockAddressesPass());
     MPM.addPass(popcorn::InsertMigrationPointsPass());
     MPM.addPass(popcorn::ObjectStackPass(popcorn::isMigratable, /*LowerSlots=*/false));
     MPM.addPass(popcorn::RecordCallSitesPass(popcorn::neverCallsBack));
@@ -36,6 +38,8 @@ static void registerPasses(PassBuilder &PB) {
           MPM.addPass(popcorn::RejectNonPortablePass());
         else if (Name == "popcorn-pin-constants")
           MPM.addPass(popcorn::PinConstantsPass());
+        else if (Name == "popcorn-lower-block-addresses")
+          MPM.addPass(popcorn::LowerBlockAddressesPass());
         else if (Name == "popcorn-migration-points")
           MPM.addPass(popcorn::InsertMigrationPointsPass());
         else if (Name == "popcorn-object-stack")
