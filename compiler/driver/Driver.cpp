@@ -64,8 +64,14 @@ public:
     std::vector<StringRef> Refs(Argv.begin(), Argv.end());
     std::string Error;
     int Status = sys::ExecuteAndWait(Argv[0], Refs, std::nullopt, {}, 0, 0, &Error);
-    if (Status < 0) {
+    if (Status == -1) {
       WithColor::error(errs(), ToolName) << "cannot run " << Argv[0] << ": " << Error << "\n";
+      return false;
+    }
+    if (Status < 0) {
+      WithColor::error(errs(), ToolName)
+          << "internal compiler error: " << sys::path::filename(Argv[0]) << " crashed (" << Error
+          << "); the stack dump above names the function it was compiling\n";
       return false;
     }
     return Status == 0;

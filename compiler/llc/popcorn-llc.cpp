@@ -37,6 +37,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -125,6 +126,10 @@ static std::unique_ptr<Module> readModule(MemoryBufferRef Bitcode, LLVMContext &
 }
 
 static SmallVector<char, 0> compileForIsa(MemoryBufferRef Bitcode, const IsaInfo &Info) {
+  // A crash's stack dump then says which ISA's back end failed, above the
+  // pass and the function LLVM names.
+  PrettyStackTraceFormat Compiling("Compiling %s for %.*s", InputFile.c_str(),
+                                   static_cast<int>(Info.Name.size()), Info.Name.data());
   std::unique_ptr<TargetMachine> TM = createTargetMachine(Info);
   LLVMContext Context;
   std::unique_ptr<Module> M = readModule(Bitcode, Context);
