@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "HomeNode.h"
 #include "NodeState.h"
+#include "Triggers.h"
 #include <popcorn.h>
 
 using namespace popcorn;
@@ -25,3 +26,5 @@ const char *popcorn_node_isa(int Node) {
   NodeState &N = node();
   return Node >= 0 && Node < N.NodeCount ? isaName(N.Nodes[Node].Machine) : nullptr;
 }
+
+int popcorn_requested_node(void) { return takeSignalledDestination(); }

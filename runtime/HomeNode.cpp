@@ -1,6 +1,7 @@
 //===- HomeNode.cpp - The process a program started as --------------------===//
 #include "HomeNode.h"
 #include "AddressSpace.h"
+#include "ExecutableFile.h"
 #include "NodeState.h"
 #include "Report.h"
 #include "Syscall.h"
@@ -14,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <sys/mman.h> // memfd_create
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +22,7 @@
 using namespace popcorn;
 
 extern "C" {
+extern int __popcorn_migration_pending;
 extern const popcorn_metadata __popcorn_metadata;
 [[noreturn]] void popcorn_resume(const RegisterSet *Registers);
 }
@@ -75,50 +76,6 @@ const char *environment(char **Envp, const char *Name) {
   return nullptr;
 }
 
-// The image of ISA Machine inside this executable, copied to a memory
-// file; its descriptor, or -1.
-int imageFile(uint16_t Machine) {
-  char Section[32];
-  snprintf(Section, sizeof Section, ".popcorn.isa.%s", isaName(Machine));
-  int Exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-  if (Exe < 0)
-    return -1;
-  // Section headers one at a time: no buffer in the program's data.
-  Elf64_Ehdr Header;
-  auto sectionHeader = [&](unsigned I, Elf64_Shdr &S) {
-    return I < Header.e_shnum &&
-           pread(Exe, &S, sizeof S, off_t(Header.e_shoff + I * sizeof S)) == sizeof S;
-  };
-  Elf64_Shdr Names, Candidate;
-  int Image = -1;
-  if (pread(Exe, &Header, sizeof Header, 0) == sizeof Header &&
-      Header.e_shentsize == sizeof(Elf64_Shdr) && sectionHeader(Header.e_shstrndx, Names)) {
-    for (unsigned I = 0; Image < 0 && sectionHeader(I, Candidate); I++) {
-      char Name[32] = {};
-      if (pread(Exe, Name, sizeof Name - 1, off_t(Names.sh_offset + Candidate.sh_name)) <= 0 ||
-          strcmp(Name, Section))
-        continue;
-      Image = memfd_create(Section, 0);
-      off_t From = off_t(Candidate.sh_offset);
-      size_t Left = Candidate.sh_size;
-      while (Image >= 0 && Left) {
-        char Chunk[65536];
-        size_t Want = Left < sizeof Chunk ? Left : sizeof Chunk;
-        ssize_t Got = pread(Exe, Chunk, Want, From);
-        if (Got <= 0 || write(Image, Chunk, size_t(Got)) != Got) {
-          close(Image);
-          Image = -1;
-          break;
-        }
-        From += Got;
-        Left -= size_t(Got);
-      }
-    }
-  }
-  close(Exe);
-  return Image;
-}
-
 // What the other nodes reserve: home's shared data segment, the arena and
 // the top of home's stack (arguments, environment).
 uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
@@ -150,7 +107,7 @@ bool startNode(int Id, uint64_t StackHigh) {
   int Link[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Link))
     return false;
-  int Image = E.Machine == Here ? -1 : imageFile(E.Machine);
+  int Image = E.Machine == Here ? -1 : ExecutableFile().copyImage(E.Machine);
   int Child = dup(Link[1]); // without close-on-exec
   char Path[64], Qemu[32], Env[64];
   if (E.Machine == Here)
@@ -275,6 +232,9 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
              StackBytes);
       T.Current = 0;
+      node().ThreadAway = false;
+      if (node().SignalledMigration)
+        __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
         Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
                << " refused it";
@@ -362,6 +322,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   carryObjectStack(Registers, E.Machine);
   MigrateMessage M{Out, Away, T->Regions[0]};
   N.Migrations++;
+  N.ThreadAway = true;
   if (!E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
                     uint32_t(Away.High - Out.Sp)))
     nodeDied(E, Target);

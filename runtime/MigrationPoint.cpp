@@ -8,8 +8,8 @@
 // Modes, chosen by the environment:
 //   POPCORN_CHECK_UNWIND=1|verbose  every point walks the whole stack with
 //       the migration metadata alone; any failure aborts with a report.
-//   POPCORN_MIGRATE='every=N;nodes=A,B,...' every N-th point of the thread
-//       moves it to the next node of the cycle A, B, ... (HomeNode.h).
+//   POPCORN_MIGRATE=... and Popcorn's trigger variables: the thread moves
+//       when a trigger fires (Triggers.h), to a node (HomeNode.h).
 //   POPCORN_SELFTEST=same|roundtrip (with POPCORN_MIGRATE='every=N') every
 //       N-th point of a thread rewrites its stack in this process and
 //       continues on the result: `same` into the thread's other stack
@@ -25,6 +25,7 @@
 #include "Report.h"
 #include "Rewrite.h"
 #include "Thread.h"
+#include "Triggers.h"
 #include <errno.h>
 #include <popcorn.h>
 #include <stdlib.h>
@@ -49,14 +50,7 @@ struct Settings {
   Mode Run = Mode::Off;
   bool Verbose = false;
   uint64_t Every = 1;
-  int Cycle[MaxNodes * 2];
-  unsigned CycleLength;
 } Config;
-
-struct Schedule {
-  uint64_t Points;
-  unsigned Next;
-} Taken;
 
 struct Counters {
   uint64_t Walks, Rewrites, Refused, Deepest;
@@ -169,37 +163,10 @@ void report() {
     L << ", " << Stats.Refused << " refused";
 }
 
-// The value of KEY= among ';'-separated settings, or null.
-const char *settingOf(const char *Schedule, const char *Key) {
-  size_t Length = strlen(Key);
-  for (const char *P = Schedule; P && *P;) {
-    if (!strncmp(P, Key, Length) && P[Length] == '=')
-      return P + Length + 1;
-    P = strchr(P, ';');
-    if (P)
-      P++;
-  }
-  return nullptr;
-}
-
 uint64_t everyOf(const char *Schedule) {
   const char *Every = settingOf(Schedule, "every");
   uint64_t N = Every ? strtoull(Every, nullptr, 10) : 1;
   return N ? N : 1;
-}
-
-// "nodes=1,0": the cycle of destinations.  False if malformed.
-bool readCycle(const char *Nodes) {
-  while (*Nodes && *Nodes != ';') {
-    char *End;
-    long Id = strtol(Nodes, &End, 10);
-    if (End == Nodes || Id < 0 || Id >= popcorn_num_nodes() ||
-        Config.CycleLength == sizeof Config.Cycle / sizeof Config.Cycle[0])
-      return false;
-    Config.Cycle[Config.CycleLength++] = int(Id);
-    Nodes = *End == ',' ? End + 1 : End;
-  }
-  return Config.CycleLength > 0;
 }
 
 void reportAtHome() {
@@ -222,20 +189,13 @@ __attribute__((constructor)) void readSettings() {
     Config.Run = !strcmp(SelfTest, "same") ? Mode::SameIsa : Mode::RoundTrip;
     Config.Every = everyOf(getenv("POPCORN_MIGRATE"));
     Config.Verbose = Log && !strcmp(Log, "verbose");
-  } else if (const char *Nodes = settingOf(getenv("POPCORN_MIGRATE"), "nodes")) {
-    if (!readCycle(Nodes)) {
-      Line() << "popcorn: POPCORN_MIGRATE: nodes= must list node numbers below "
-             << uint64_t(popcorn_num_nodes()) << ", e.g. nodes=1,0";
-      exit(2);
-    }
-    Config.Run = Mode::Migrate;
-    Config.Verbose = Log && !strcmp(Log, "verbose");
-    Config.Every = everyOf(getenv("POPCORN_MIGRATE"));
-    __popcorn_migration_pending = 1;
-    return;
   } else {
     if (SelfTest)
       Line() << "popcorn: POPCORN_SELFTEST must be 'same' or 'roundtrip'; ignored";
+    Config.Run = Mode::Migrate;
+    Config.Verbose = Log && !strcmp(Log, "verbose");
+    if (readTriggers())
+      __popcorn_migration_pending = 1;
     return;
   }
   __popcorn_migration_pending = 1;
@@ -292,10 +252,12 @@ extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
     return;
   }
   if (Config.Run == Mode::Migrate) {
-    if (++Taken.Points % Config.Every != 0)
-      return;
-    int Target = Config.Cycle[Taken.Next++ % Config.CycleLength];
-    if (moveTo(*Registers, Target) && Config.Verbose)
+    // Cleared before the triggers are read: a signal arriving meanwhile
+    // sets it again.
+    if (!triggersSet())
+      __popcorn_migration_pending = 0;
+    int Target = triggeredDestination(*Registers);
+    if (Target >= 0 && moveTo(*Registers, Target) && Config.Verbose)
       Line() << "popcorn: the thread stays on node " << uint64_t(N.Self) << ", not to node "
              << uint64_t(Target) << ": " << strerror(errno);
     return;

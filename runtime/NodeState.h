@@ -52,6 +52,9 @@ struct NodeState {
   // A migration asked for by popcorn_migrate, taken at its own point.
   bool Requested;
   int RequestedNode;
+  // Home: the thread is on another node; SIGRTMIN arrived (Triggers.h).
+  bool ThreadAway;
+  volatile bool SignalledMigration;
 
   // Remote: the migrating thread's native stack regions, Home the stack
   // it started on there, Away (in the arena) the one it runs on here; the

@@ -14,6 +14,10 @@ extern "C" {
  * va_list is live), ENOTSUP (the program cannot migrate at all). */
 int popcorn_migrate(int node);
 
+/* The node a request from outside (SIGRTMIN, Popcorn's signal trigger)
+ * asks the calling thread to move to, or -1.  Taking it clears it. */
+int popcorn_requested_node(void);
+
 /* The node the calling thread runs on now. */
 int popcorn_current_node(void);
 

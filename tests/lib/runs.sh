@@ -2,12 +2,13 @@
 # Source it; it defines two functions.
 
 # run NAME COMMAND...: stdout, stderr and the exit status of one run, in
-# NAME.run for diff (and NAME.stdout, NAME.stderr).
+# NAME.run for diff (and NAME.stdout, NAME.stderr).  Standard input is the
+# file $stdin if set, else empty.
 run() {
 	name=$1
 	shift
 	set +e
-	timeout 60 "$@" </dev/null >"$name.stdout" 2>"$name.stderr"
+	timeout 60 "$@" <"${stdin:-/dev/null}" >"$name.stdout" 2>"$name.stderr"
 	status=$?
 	set -e
 	{

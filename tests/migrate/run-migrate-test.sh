@@ -1,0 +1,88 @@
+#!/bin/sh
+# Build one program that moves its thread between nodes, run it with the
+# thread staying home (POPCORN_NODES with node 0 alone: every move is
+# refused) and migrating, and check that the migrating runs print the same
+# stdout and end with the same status.  stderr is the runtime's and the
+# program's node trail; only the migration count is read from it.
+#
+#   run-migrate-test.sh BUILD_DIR SOURCE WORK_DIR
+#
+# Lines of SOURCE:
+#   // MIGRATE-MIN: N      each migrating run moves the thread at least N times
+#   // MIGRATE-ENV: A=B .. one migrating run with these variables (one line,
+#                          one run; none: one run without); {start:F} and
+#                          {end:F} become function F's code range, in hex
+#   // STDIN: TEXT         standard input of every run (printf %b escapes)
+#   // EXIT: N             the expected exit status (default 0)
+#   // POPCORN-FLAGS: ...  popcorn-clang options
+set -eu
+. "$(dirname "$0")/../lib/runs.sh"
+if [ $# -ne 3 ]; then
+	echo "usage: $0 BUILD_DIR SOURCE WORK_DIR" >&2
+	exit 2
+fi
+build=$(cd "$1" && pwd) src=$2 work=$3
+case $src in /*) ;; *) src=$(pwd)/$src ;; esac
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+setting() { sed -n "s,^// $1: *,,p" "$src"; }
+min=$(setting MIGRATE-MIN)
+expected_status=$(setting EXIT)
+if [ -n "$(setting STDIN)" ]; then
+	printf '%b' "$(setting STDIN)" >input
+	stdin=input
+fi
+
+if ! timeout 300 "$build/bin/popcorn-clang" -O2 $(setting POPCORN-FLAGS) "$src" -o prog 2>build.err; then
+	echo "FAIL: popcorn-clang -O2 $src"
+	cat build.err
+	exit 1
+fi
+
+# {start:F} {end:F}: F's range in the x86-64 image, from its symbol table.
+expand() {
+	text=$1
+	while f=$(echo "$text" | sed -n 's/.*{\(start\|end\):\([A-Za-z_0-9]*\)}.*/\2/p') && [ -n "$f" ]; do
+		set -- $(nm -S prog | awk -v f="$f" '$4 == f && ($3 == "T" || $3 == "t") { print $1, $2; exit }')
+		start=$(printf '%x' "0x$1") end=$(printf '%x' $((0x$1 + 0x$2)))
+		text=$(echo "$text" | sed "s/{start:$f}/$start/g; s/{end:$f}/$end/g")
+	done
+	echo "$text"
+}
+
+run home env POPCORN_NODES=0:x86_64:native ./prog
+status=$(sed -n 's/^=== exit status //p' home.run)
+if [ "$status" != "${expected_status:-0}" ]; then
+	echo "FAIL: staying home, the program exits with $status, not ${expected_status:-0}"
+	cat home.run
+	exit 1
+fi
+sed '/^=== stderr$/,/^=== exit status/{/^=== exit status/!d}' home.run >home.compare
+
+setting MIGRATE-ENV >envs
+[ -s envs ] || echo "" >envs
+failed=0
+i=0
+while IFS= read -r vars; do
+	i=$((i + 1))
+	vars=$(expand "$vars")
+	run "moved$i" env POPCORN_LOG=stats $vars ./prog
+	take_report "moved$i" "popcorn: migrations: "
+	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
+	sed '/^=== stderr$/,/^=== exit status/{/^=== exit status/!d}' "moved$i.run" >"moved$i.compare"
+	if ! cmp -s home.compare "moved$i.compare"; then
+		echo "FAIL: with ${vars:-no trigger}, the migrating run differs from the one staying home:"
+		diff -u home.compare "moved$i.compare" || true
+		echo "its stderr:"
+		cat "moved$i.stderr"
+		failed=1
+	elif ! at_least "${vars:-moved}" "$moves" "${min:-1}" "fewer than ${min:-1} migrations"; then
+		cat "moved$i.stderr"
+		failed=1
+	else
+		echo "ok: ${vars:-no trigger}: $report"
+	fi
+done <envs
+exit $failed
