@@ -24,6 +24,7 @@
 #include "RemoteNode.h"
 #include "Report.h"
 #include "Rewrite.h"
+#include "Syscall.h"
 #include "Thread.h"
 #include "Triggers.h"
 #include <errno.h>
@@ -228,6 +229,12 @@ int moveTo(RegisterSet &Registers, int Target) {
   }
   if (Target == N.Self)
     return 0;
+  // One thread migrates, the one the program started with (NodeState.h):
+  // another thread's exit away from home would look like the program's.
+  if (!N.Remote && sys::call6(sys::Gettid, 0) != sys::call6(sys::Getpid, 0)) {
+    errno = ENOTSUP;
+    return -1;
+  }
   uint8_t *Stack = N.Remote ? N.RuntimeStackTop : nullptr;
   if (!Stack) {
     ThreadState *T = currentThread();

@@ -4,6 +4,7 @@
 // once, on the canonical IR, inside the front end's own pipeline.
 //
 //===----------------------------------------------------------------------===//
+#include "HomeOnlyCalls.h"
 #include "InsertMigrationPoints.h"
 #include "LibcFunctions.h"
 #include "LowerBlockAddresses.h"
@@ -26,6 +27,7 @@ static void registerPasses(PassBuilder &PB) {
   // After every optimization: what the back ends get.
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(popcorn::LowerBlockAddressesPass());
+    MPM.addPass(popcorn::HomeOnlyCallsPass());
     MPM.addPass(popcorn::InsertMigrationPointsPass());
     MPM.addPass(popcorn::ObjectStackPass(popcorn::isMigratable, /*LowerSlots=*/false));
     MPM.addPass(popcorn::RecordCallSitesPass(popcorn::neverCallsBack));
@@ -38,6 +40,8 @@ static void registerPasses(PassBuilder &PB) {
           MPM.addPass(popcorn::RejectNonPortablePass());
         else if (Name == "popcorn-pin-constants")
           MPM.addPass(popcorn::PinConstantsPass());
+        else if (Name == "popcorn-home-only-calls")
+          MPM.addPass(popcorn::HomeOnlyCallsPass());
         else if (Name == "popcorn-lower-block-addresses")
           MPM.addPass(popcorn::LowerBlockAddressesPass());
         else if (Name == "popcorn-migration-points")
