@@ -75,13 +75,13 @@ run_selftest() {
 	at_least "$name" "$rewrites" "$min" "no rewrite was resumed"
 }
 
-# run_migrate NAME EVERY MIN COMMAND...: run with the thread moving to
-# node 1 and back at every EVERY-th migration point (POPCORN_MIGRATE).
-# Fails if fewer than MIN migrations happened.
+# run_migrate NAME SCHEDULE MIN COMMAND...: run with the thread moving
+# between nodes on POPCORN_MIGRATE=SCHEDULE.  Fails if fewer than MIN
+# migrations happened.
 run_migrate() {
-	name=$1 every=$2 min=$3
+	name=$1 schedule=$2 min=$3
 	shift 3
-	run "$name" env POPCORN_LOG=stats POPCORN_MIGRATE="every=$every;nodes=1,0" "$@"
+	run "$name" env POPCORN_LOG=stats POPCORN_MIGRATE="$schedule" "$@"
 	take_report "$name" "popcorn: migrations: "
 	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
 	at_least "$name" "$moves" "$min" "the thread never left home"

@@ -1,3 +1,4 @@
+// POPCORN-MIGRATE: no, System V IPC calls are not forwarded yet
 /* System V semaphores and alternate signal stacks, whose structures and
  * limits x86-64's kernel lays out differently: struct semid_ds through
  * semctl (IPC_STAT, IPC_SET), and sigaltstack's minimum size. */

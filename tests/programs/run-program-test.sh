@@ -11,7 +11,10 @@
 #      stack region; =roundtrip, through the other ISA's layout and back);
 #   6. if SOURCE has a line "// POPCORN-MIGRATE-EVERY: N...", 1 again with
 #      the thread moving to aarch64 (node 1, another process under
-#      qemu-aarch64) and back at every N-th migration point.
+#      qemu-aarch64) and back at every N-th migration point;
+#   7. 1 again with the thread moving at random migration points (a fixed
+#      seed) to another x86-64 process (node 2), home, aarch64, home..., unless
+#      SOURCE has a line "// POPCORN-MIGRATE: no, REASON".
 #
 #   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
 #
@@ -84,13 +87,17 @@ migrate_periods=$(sed -n 's,^// POPCORN-MIGRATE-EVERY: *,,p' "$src")
 migrated=
 min=1
 for every in $migrate_periods; do
-	run_migrate "x86_64-migrate-$every" "$every" $min ./prog || result=1
+	run_migrate "x86_64-migrate-$every" "every=$every;nodes=1,0" $min ./prog || result=1
 	migrated="$migrated x86_64-migrate-$every"
 	min=0
 done
+if ! grep -q '^// POPCORN-MIGRATE: no' "$src"; then
+	run_migrate x86_64-migrate-random 'random=0.3;seed=5;nodes=2,0,1,0' 0 ./prog || result=1
+	migrated="$migrated x86_64-migrate-random"
+fi
 same_as_baseline "popcorn $opt" || result=1
 if [ -n "$migrated" ]; then
-	same_as_baseline "popcorn $opt migrating to aarch64 and back" $migrated || result=1
+	same_as_baseline "popcorn $opt migrating between nodes" $migrated || result=1
 fi
 same_as_baseline "popcorn $opt with POPCORN_CHECK_UNWIND=1" x86_64-unwind aarch64-unwind || result=1
 for mode in same roundtrip; do
