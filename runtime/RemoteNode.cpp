@@ -171,6 +171,12 @@ void receiveHello(char **Envp) {
       !N.HomeLink.receivePayload(&Hello, sizeof Hello) || Hello.Ranges > MaxSharedRanges)
     fail("no greeting from the home node");
   N.HomePid = int(Hello.HomePid);
+  // A node lives only as long as its home: if home ends without saying so
+  // (killed), the kernel ends this process too.  Home may have ended
+  // already, before the request.
+  sys::call6(sys::Prctl, 1 /* PR_SET_PDEATHSIG */, 9 /* SIGKILL */);
+  if (sys::call6(sys::Getppid, 0) != N.HomePid)
+    sys::exitGroup(1);
   N.HomeMachine = uint16_t(Hello.HomeMachine);
   N.NodeCount = Hello.NodeCount < MaxNodes ? Hello.NodeCount : MaxNodes;
   for (int I = 0; I < N.NodeCount; I++)
