@@ -161,18 +161,35 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn) {
   if (Static.empty() && Dynamic.empty() && Saves.empty() && Restores.empty())
     return !ReturnsTwice.empty();
 
-  // Largest alignment first: no padding between objects of one alignment.
-  llvm::stable_sort(Static, [](AllocaInst *A, AllocaInst *B) { return A->getAlign() > B->getAlign(); });
-  SmallVector<StaticObject, 8> Objects;
-  uint64_t Size = 0, MaxAlign = FrameAlign;
+  // One layout on every ISA, even where the ISAs' front ends align an
+  // object differently (x86-64 aligns every array of 16 bytes or more to
+  // 16, aarch64 does not): libc is compiled once per ISA, and its frames'
+  // objects must be where the other ISA's code looks for them.  So objects
+  // of 16 bytes or more are 16-aligned everywhere, and the order depends
+  // on alignment and size alone.  Largest alignment first: no padding
+  // between objects of one alignment.
+  struct Sized {
+    AllocaInst *Alloca;
+    uint64_t Bytes, Alignment;
+  };
+  SmallVector<Sized, 8> Sorted;
   for (AllocaInst *A : Static) {
     std::optional<TypeSize> Bytes = A->getAllocationSize(DL);
     if (!Bytes || Bytes->isScalable())
       report_fatal_error("popcorn: a stack object of '" + F.getName() + "' has no fixed size");
-    Size = alignTo(Size, A->getAlign().value());
-    Objects.push_back({A, Size});
-    Size += Bytes->getFixedValue();
-    MaxAlign = std::max<uint64_t>(MaxAlign, A->getAlign().value());
+    uint64_t Fixed = Bytes->getFixedValue();
+    Sorted.push_back({A, Fixed, std::max<uint64_t>(A->getAlign().value(), Fixed >= 16 ? 16 : 1)});
+  }
+  llvm::stable_sort(Sorted, [](const Sized &A, const Sized &B) {
+    return A.Alignment != B.Alignment ? A.Alignment > B.Alignment : A.Bytes > B.Bytes;
+  });
+  SmallVector<StaticObject, 8> Objects;
+  uint64_t Size = 0, MaxAlign = FrameAlign;
+  for (const Sized &O : Sorted) {
+    Size = alignTo(Size, O.Alignment);
+    Objects.push_back({O.Alloca, Size});
+    Size += O.Bytes;
+    MaxAlign = std::max<uint64_t>(MaxAlign, O.Alignment);
   }
   // Over-aligned objects round base down by an unknown amount: the frame
   // then keeps the caller's pointer in its last word.

@@ -1,4 +1,4 @@
-// POPCORN-MIGRATE: no, moving between three nodes crashes in a libc callback frame (open)
+// POPCORN-MIGRATE-EVERY: 7
 /* libc calling back into the program: constructors and destructors, qsort,
  * bsearch, the tsearch family, lsearch/lfind, nftw, scandir, atexit,
  * pthread_once, call_once, thread-specific data destructors and cleanup

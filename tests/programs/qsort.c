@@ -1,4 +1,4 @@
-// POPCORN-MIGRATE: no, a move inside a qsort comparator crashes on aarch64 (open)
+// POPCORN-MIGRATE-EVERY: 3 7
 /* qsort with comparator callbacks (libc calls back into the program) and
  * bsearch. */
 #include <stdint.h>
