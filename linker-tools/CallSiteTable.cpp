@@ -120,7 +120,8 @@ static Error decodeRecord(const Decoder &D, const Parser::RecordAccessor &R, Cal
     return Header.takeError();
   Out.Site.flags = ((*Header & CSR_COMPLETE) ? POPCORN_SITE_COMPLETE : 0) |
                    ((*Header & CSR_LIBC) ? POPCORN_SITE_LIBC : 0) |
-                   ((*Header & CSR_VA_LIST) ? POPCORN_SITE_VA_LIST : 0);
+                   ((*Header & CSR_VA_LIST) ? POPCORN_SITE_VA_LIST : 0) |
+                   ((*Header & CSR_RETURNS_TWICE) ? POPCORN_SITE_RETURNS_TWICE : 0);
   Out.Site.line = static_cast<uint32_t>(*Header >> CSR_LINE_SHIFT);
   for (unsigned I = 4; I < N; I += 2) {
     Expected<int64_t> Kind = D.constant(R.getLocation(I));

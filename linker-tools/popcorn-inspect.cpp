@@ -213,10 +213,11 @@ static int printCallSites(StringRef Path, StringRef IsaName, StringRef Function)
         continue;
       const popcorn_call_site &C = S.Site;
       std::string Line = C.line ? " line " + std::to_string(C.line) : "";
-      outs() << format("  %#llx id %016llx in %s%s%s: CFA = r%u%+d, frame %u%s\n",
+      outs() << format("  %#llx id %016llx in %s%s%s: CFA = r%u%+d, frame %u%s%s\n",
                        C.return_address, C.id, (C.flags & POPCORN_SITE_LIBC) ? "libc " : "",
                        S.FunctionName.c_str(), Line.c_str(), C.cfa_register, C.cfa_offset,
-                       C.frame_size, (C.flags & POPCORN_SITE_COMPLETE) ? "" : " (incomplete)");
+                       C.frame_size, (C.flags & POPCORN_SITE_COMPLETE) ? "" : " (incomplete)",
+                       (C.flags & POPCORN_SITE_RETURNS_TWICE) ? " (setjmp)" : "");
       if (!S.Saved.empty()) {
         outs() << "    saved:";
         for (const popcorn_saved_register &R : S.Saved)

@@ -24,6 +24,17 @@ public:
   const popcorn_call_site *siteAt(uint64_t Ra) const;
   /// A call site with this ID (any, when the back end duplicated it), or null.
   const popcorn_call_site *siteWithId(uint64_t Id) const;
+  /// The setjmp sites (POPCORN_SITE_RETURNS_TWICE) of the function that
+  /// contains S: they are next to S, the sites being in address order.
+  template <typename Fn> void forEachReturnsTwiceSite(const popcorn_call_site &S, Fn Visit) const {
+    const popcorn_call_site *Sites = at<popcorn_call_site>(Isa->sites);
+    const popcorn_call_site *End = Sites + Isa->n_sites, *First = &S;
+    while (First > Sites && First[-1].function == S.function)
+      First--;
+    for (const popcorn_call_site *P = First; P < End && P->function == S.function; P++)
+      if (P->flags & POPCORN_SITE_RETURNS_TWICE)
+        Visit(*P);
+  }
   /// Is Pc inside a function at the base of every thread's stack?
   bool isThreadBase(uint64_t Pc) const;
 

@@ -229,6 +229,24 @@ RewriteResult rewriteStack(const RewriteRequest &Request, RegisterSet &Out) {
     const FramePair &F = Request.Scratch[I];
     FrameView Dst{Destination,     *F.Destination, F.DestinationCfa, F.DestinationSp, DstRegs,
                   Request.WriteBias};
+    // A longjmp may return to a setjmp of this function: the values it
+    // kept across that call are in that site's slots, still there on the
+    // source (as for a longjmp without a move), so they move too.  First:
+    // where slots are shared, the current site's values win.
+    bool Moved = true;
+    Source.forEachReturnsTwiceSite(*F.Source, [&](const popcorn_call_site &Setjmp) {
+      const popcorn_call_site *Twin = Destination.siteWithId(Setjmp.id);
+      if (!Twin || !sameShape(Source, Setjmp, Destination, *Twin)) {
+        Moved = false;
+        return;
+      }
+      const popcorn_value *From = Source.values(Setjmp), *To = Destination.values(*Twin);
+      for (uint16_t V = 0; V < Setjmp.n_values; V++)
+        if (From[V].location != POPCORN_IN_REGISTER && To[V].location != POPCORN_IN_REGISTER)
+          Moved = moveValue(From[V], To[V], Cursor, Dst, Places) && Moved;
+    });
+    if (!Moved)
+      return {RewriteError::ShapeMismatch, N, Cursor.pc()};
     const popcorn_value *From = Source.values(*F.Source);
     const popcorn_value *To = Destination.values(*F.Destination);
     for (uint16_t V = 0; V < F.Source->n_values; V++)

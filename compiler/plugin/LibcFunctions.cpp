@@ -40,9 +40,15 @@ static const StringSet<> &libcFunctions() {
   return Names;
 }
 
+// Nothing calls back from these, but their calls keep records: a longjmp
+// after a move finds its setjmp's frame by the setjmp call's ID, walking
+// the stack from the longjmp call (runtime/LongJump.cpp).
+static const char *const LibcFunctionsJumping[] = {"setjmp", "_setjmp", "longjmp", "_longjmp"};
+
 bool neverCallsBack(const Function &F) {
   return F.isDeclaration() && libcFunctions().contains(F.getName()) &&
-         !is_contained(LibcFunctionsCallingBack, F.getName());
+         !is_contained(LibcFunctionsCallingBack, F.getName()) &&
+         !is_contained(LibcFunctionsJumping, F.getName());
 }
 
 } // namespace popcorn

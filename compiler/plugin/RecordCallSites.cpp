@@ -61,8 +61,7 @@ static bool isTracked(const Value *V) {
 }
 
 bool RecordCallSitesPass::recorded(const CallInst &Call) const {
-  if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles() ||
-      Call.hasFnAttr(Attribute::ReturnsTwice))
+  if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles())
     return false;
   if (CallScope == Scope::Libc)
     return Paths.LeadsBack(Call);
@@ -281,8 +280,9 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
         Calls.push_back(Call);
     unsigned Index = 0;
     for (CallInst *Call : Calls) {
-      CallInst *Recorded =
-          addRecord(Call, Slots.lookup(Call), callSiteId(M, F, Index++, CallScope), Header);
+      uint64_t Flags = Call->hasFnAttr(Attribute::ReturnsTwice) ? CSR_RETURNS_TWICE : 0;
+      CallInst *Recorded = addRecord(Call, Slots.lookup(Call),
+                                     callSiteId(M, F, Index++, CallScope), Header | Flags);
       // The call ends its block.  Instruction selection works a block at a
       // time and merges equal expressions within one (an address computed
       // from the object-stack frame before and after the call, an aarch64

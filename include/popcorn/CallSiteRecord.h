@@ -5,7 +5,7 @@
 // becomes the call's stack-map record, whose locations appear in order:
 //
 //   Constant  header: CSR_COMPLETE if every live value is recorded, CSR_LIBC,
-//             CSR_VA_LIST,
+//             CSR_VA_LIST, CSR_RETURNS_TWICE,
 //             and the call's source line << CSR_LINE_SHIFT (0: unknown)
 //   then for each recorded value, two locations:
 //   Constant  kind | (size << CSR_SIZE_SHIFT): the alloca's size for stack
@@ -24,6 +24,8 @@ enum {
   CSR_LIBC = 2,       /* header: in libc, on the way back into the program */
   CSR_VA_LIST = 4,    /* header: the function may hold a va_list here, which
                          points into its native frame: no rewrite then */
+  CSR_RETURNS_TWICE = 8, /* header: a setjmp call, to which a longjmp may
+                            return while the function is at another site */
   CSR_LINE_SHIFT = 8, /* header: the source line above the flags */
 
   CSR_KIND_SCALAR = 0,  /* an integer or floating-point value */

@@ -77,6 +77,9 @@ enum {
 	POPCORN_SITE_LIBC = 2,     /* in libc, calling back into the program */
 	POPCORN_SITE_VA_LIST = 4,  /* a va_list may be live: it points into the
 	                              native frame, which a rewrite moves */
+	POPCORN_SITE_RETURNS_TWICE = 8, /* a setjmp call: a rewrite of any
+	                              frame of the function carries its values
+	                              too, for a longjmp back to it */
 };
 
 /* A register the function saved, including the return address and the

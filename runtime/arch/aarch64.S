@@ -42,6 +42,20 @@
 	\op q30, q31, [\base, #768]
 .endm
 
+// Every register into the RegisterSet at sp (800 bytes below the caller's
+// sp), as the caller sees them at its return address, in x30.  \a and \b
+// are scratch once saved.
+.macro save_registers a, b
+	gpr_pairs stp, sp
+	str x30, [sp, #240]
+	add \a, sp, #800
+	stp x30, \a, [sp, #256]         // Pc: the return address; Sp: the caller's
+	mrs \a, tpidr_el0
+	mov \b, #183
+	stp \a, \b, [sp, #272]
+	vector_pairs stp, sp
+.endm
+
 // void __popcorn_migration_point(void), called with preserve_all: every
 // register is the caller's (x30 holds the return address).  See x86_64.S.
 	.section .text.__popcorn_migration_point,"ax",%progbits
@@ -50,14 +64,7 @@
 	.type __popcorn_migration_point,%function
 __popcorn_migration_point:
 	sub sp, sp, #800
-	gpr_pairs stp, sp
-	str x30, [sp, #240]
-	add x0, sp, #800
-	stp x30, x0, [sp, #256]         // Pc: the return address; Sp: the caller's
-	mrs x0, tpidr_el0
-	mov x1, #183
-	stp x0, x1, [sp, #272]
-	vector_pairs stp, sp
+	save_registers x0, x1
 	mov x0, sp
 	bl popcorn_migration_point_slow
 	// The thread stays: restore while the set is still above sp (a
@@ -68,6 +75,22 @@ __popcorn_migration_point:
 	add sp, sp, #800
 	ret
 	.size __popcorn_migration_point, .-__popcorn_migration_point
+
+// longjmp(buf, val) branches here first: see x86_64.S.
+	.section .text.__popcorn_longjmp,"ax",%progbits
+	.p2align 4
+	.globl __popcorn_longjmp
+	.type __popcorn_longjmp,%function
+__popcorn_longjmp:
+	sub sp, sp, #800
+	save_registers x2, x3
+	mov x2, sp
+	bl popcorn_longjmp_slow
+	ldp x0, x1, [sp, #0]
+	ldr x30, [sp, #240]
+	add sp, sp, #800
+	b __longjmp_native
+	.size __popcorn_longjmp, .-__popcorn_longjmp
 
 // [[noreturn]] void popcorn_resume(const RegisterSet *): continues at
 // Pc with Sp and every register of the set, as if a call returned there.

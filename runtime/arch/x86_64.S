@@ -6,17 +6,10 @@
 // 8-15 r8-r15), Pc 256, Sp 264, ThreadPointer 272, Machine 280, xmm0-15 at
 // 288 + 16*n.
 
-// void __popcorn_migration_point(void), called with preserve_all: every
-// register but r11 is the caller's.  Saves them all in a RegisterSet on
-// this stack, as they are at the call's return address, and passes it to
-// popcorn_migration_point_slow, which either returns (the thread stays) or
-// resumes a rewritten stack and never comes back.
-	.section .text.__popcorn_migration_point,"ax",%progbits
-	.p2align 4
-	.globl __popcorn_migration_point
-	.type __popcorn_migration_point,@function
-__popcorn_migration_point:
-	sub $808, %rsp                  // RegisterSet + 8: %rsp 16-aligned
+// Every register into the RegisterSet at %rsp, as the caller of the
+// function that was called (or tail-jumped into) sees them at its return
+// address, which is at 808(%rsp).
+.macro save_registers
 	mov %rax, 0(%rsp)
 	mov %rdx, 8(%rsp)
 	mov %rcx, 16(%rsp)
@@ -55,6 +48,20 @@ __popcorn_migration_point:
 	movaps %xmm13, 496(%rsp)
 	movaps %xmm14, 512(%rsp)
 	movaps %xmm15, 528(%rsp)
+.endm
+
+// void __popcorn_migration_point(void), called with preserve_all: every
+// register but r11 is the caller's.  Saves them all in a RegisterSet on
+// this stack, as they are at the call's return address, and passes it to
+// popcorn_migration_point_slow, which either returns (the thread stays) or
+// resumes a rewritten stack and never comes back.
+	.section .text.__popcorn_migration_point,"ax",%progbits
+	.p2align 4
+	.globl __popcorn_migration_point
+	.type __popcorn_migration_point,@function
+__popcorn_migration_point:
+	sub $808, %rsp                  // RegisterSet + 8: %rsp 16-aligned
+	save_registers
 	mov %rsp, %rdi
 	call popcorn_migration_point_slow
 	// The thread stays: restore while the set is still above %rsp (a
@@ -64,6 +71,24 @@ __popcorn_migration_point:
 	add $808, %rsp
 	ret
 	.size __popcorn_migration_point, .-__popcorn_migration_point
+
+// longjmp(buf, val) jumps here first (libc-patches): LongJump.cpp either
+// resumes the frame of buf's setjmp found after a move, or returns, and
+// musl's own longjmp goes on.
+	.section .text.__popcorn_longjmp,"ax",%progbits
+	.p2align 4
+	.globl __popcorn_longjmp
+	.type __popcorn_longjmp,@function
+__popcorn_longjmp:
+	sub $808, %rsp
+	save_registers
+	mov %rsp, %rdx
+	call popcorn_longjmp_slow
+	mov 40(%rsp), %rdi
+	mov 32(%rsp), %rsi
+	add $808, %rsp
+	jmp __longjmp_native
+	.size __popcorn_longjmp, .-__popcorn_longjmp
 
 // [[noreturn]] void popcorn_resume(const RegisterSet *): continues at
 // Pc with Sp and every register of the set, as if a call returned there.

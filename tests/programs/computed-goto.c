@@ -16,6 +16,18 @@ static long report(long v)
 	return v;
 }
 
+/* The machine's instructions; NEXT is the dispatch. */
+#define INSTRUCTIONS                                                           \
+push:	*sp++ = *pc++; NEXT;                                                   \
+add:	sp--; sp[-1] += sp[0]; NEXT;                                           \
+mul:	sp--; sp[-1] *= sp[0]; NEXT;                                           \
+dup:	sp[0] = sp[-1]; sp++; NEXT;                                            \
+swap:	{ long t = sp[-1]; sp[-1] = sp[-2]; sp[-2] = t; } NEXT;                \
+jnz:	if (sp[-1]) { pc = code + *pc; } else pc++; NEXT;                      \
+dec:	sp[-1]--; NEXT;                                                        \
+print:	report(sp[-1]); NEXT;                                                  \
+halt:	return sp[-1];
+
 static long run_direct(const int *code)
 {
 	static void *const dispatch[] = {&&push, &&add, &&mul, &&dup, &&swap, &&jnz, &&dec, &&print, &&halt};
@@ -23,15 +35,7 @@ static long run_direct(const int *code)
 	const int *pc = code;
 #define NEXT goto *dispatch[*pc++]
 	NEXT;
-push:	*sp++ = *pc++; NEXT;
-add:	sp--; sp[-1] += sp[0]; NEXT;
-mul:	sp--; sp[-1] *= sp[0]; NEXT;
-dup:	sp[0] = sp[-1]; sp++; NEXT;
-swap:	{ long t = sp[-1]; sp[-1] = sp[-2]; sp[-2] = t; } NEXT;
-jnz:	if (sp[-1]) { pc = code + *pc; } else pc++; NEXT;
-dec:	sp[-1]--; NEXT;
-print:	report(sp[-1]); NEXT;
-halt:	return sp[-1];
+	INSTRUCTIONS
 #undef NEXT
 }
 
@@ -44,15 +48,7 @@ static long run_relative(const int *code)
 	const int *pc = code;
 #define NEXT goto *(&&push + offset[*pc++])
 	NEXT;
-push:	*sp++ = *pc++; NEXT;
-add:	sp--; sp[-1] += sp[0]; NEXT;
-mul:	sp--; sp[-1] *= sp[0]; NEXT;
-dup:	sp[0] = sp[-1]; sp++; NEXT;
-swap:	{ long t = sp[-1]; sp[-1] = sp[-2]; sp[-2] = t; } NEXT;
-jnz:	if (sp[-1]) { pc = code + *pc; } else pc++; NEXT;
-dec:	sp[-1]--; NEXT;
-print:	report(sp[-1]); NEXT;
-halt:	return sp[-1];
+	INSTRUCTIONS
 #undef NEXT
 }
 

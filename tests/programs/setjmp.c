@@ -1,4 +1,4 @@
-// POPCORN-MIGRATE: no, a jmp_buf filled on one ISA is not translated for the other yet
+// POPCORN-MIGRATE-EVERY: 1 3
 /* setjmp/longjmp within one function, from called functions back to main,
  * and nested jump buffers. */
 #include <setjmp.h>

@@ -1,0 +1,145 @@
+//===- LongJump.cpp - setjmp and longjmp across moves ---------------------===//
+//
+// A jmp_buf holds one ISA's registers at its setjmp: a stack pointer into
+// the native stack region the thread was on, a return address of that
+// ISA.  After the thread moved (to another ISA, or to another region of the
+// same ISA), neither means anything, but the frame that called setjmp is
+// still there, at the same depth from the thread's base (a rewrite maps
+// frames one to one), and its setjmp call has a record with an ID that is
+// the same on every ISA.
+//
+// So setjmp (libc-patches, */setjmp.s) ends here and notes in a word of the
+// jmp_buf that no ISA's setjmp uses the ISA and the depth of its caller's
+// frame.  longjmp starts here (arch/*.S saves the registers): if the buffer
+// is of this ISA and its stack pointer is that frame's, musl's own longjmp
+// goes on; else the frame is found at its depth on the current stack and
+// the thread resumes at this ISA's return address of that setjmp call, with
+// the frame's registers as the frames above it would have restored them.
+// Values the function keeps across the setjmp call are in its stack slots
+// (RecordCallSites.cpp), as on any recorded call, so nothing else is needed.
+//
+//===----------------------------------------------------------------------===//
+#include "FrameCursor.h"
+#include "Report.h"
+#include "Syscall.h"
+
+using namespace popcorn;
+
+extern "C" {
+extern const popcorn_metadata __popcorn_metadata;
+[[noreturn]] void popcorn_resume(const RegisterSet *Registers);
+int __popcorn_note_setjmp(uint64_t *Buffer);
+void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here);
+}
+
+namespace {
+
+// Word 12 of __jmp_buf: free on both ISAs (aarch64 stores x19-x30 at 0-11,
+// sp at 13, d8-d15 at 14-21; x86-64 uses 0-7).  ISA in the low 16 bits,
+// the caller's depth from the thread's base above; 0: not noted.
+constexpr unsigned NoteWord = 12;
+
+struct BufferLayout {
+  unsigned Sp, Pc;
+};
+
+BufferLayout layoutOf(uint16_t Machine) {
+  return Machine == EmX86_64 ? BufferLayout{6, 7} : BufferLayout{13, 11};
+}
+
+// The registers setjmp's caller had at the return address, from the
+// buffer: those a walk needs (stack, frame and callee-saved registers).
+RegisterSet registersOf(const uint64_t *Buffer) {
+  RegisterSet R = {};
+  R.Machine = sys::Here;
+  BufferLayout L = layoutOf(sys::Here);
+  R.Sp = Buffer[L.Sp];
+  R.Pc = Buffer[L.Pc];
+#if defined(__x86_64__)
+  const unsigned Dwarf[6] = {3, 6, 12, 13, 14, 15}; // rbx rbp r12-r15
+  for (unsigned I = 0; I < 6; I++)
+    R.Gpr[Dwarf[I]] = Buffer[I];
+#else
+  for (unsigned I = 0; I < 12; I++) // x19-x30
+    R.Gpr[19 + I] = Buffer[I];
+  for (unsigned I = 0; I < 8; I++)  // d8-d15
+    __builtin_memcpy(R.Vector[8 + I], &Buffer[14 + I], 8);
+#endif
+  return R;
+}
+
+// Frames from the cursor's to the thread's base, the cursor's included; 0
+// if the walk fails.
+uint64_t depthFrom(FrameCursor Cursor) {
+  for (uint64_t Depth = 1;; Depth++) {
+    switch (Cursor.step()) {
+    case StepResult::Caller:
+      continue;
+    case StepResult::Base:
+      return Depth;
+    default:
+      return 0;
+    }
+  }
+}
+
+[[noreturn]] void cannotJump(const char *Why) {
+  Line() << "popcorn: longjmp after the thread moved: " << Why;
+  sys::call6(sys::Kill, sys::call6(sys::Getpid, 0), 6 /* SIGABRT */);
+  sys::exitGroup(134);
+}
+
+} // namespace
+
+int __popcorn_note_setjmp(uint64_t *Buffer) {
+  IsaTables Tables(&__popcorn_metadata, sys::Here);
+  uint64_t Depth = 0;
+  if (Tables.valid()) {
+    RegisterSet R = registersOf(Buffer);
+    Depth = depthFrom(FrameCursor(Tables, R));
+  }
+  Buffer[NoteWord] = Depth ? (Depth << 16 | sys::Here) : 0;
+  return 0;
+}
+
+void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
+  uint64_t Note = Buffer[NoteWord];
+  uint16_t Machine = uint16_t(Note);
+  uint64_t Depth = Note >> 16;
+  if (!Machine || !Depth)
+    return; // set where popcorn could not walk: musl's longjmp as it is
+
+  IsaTables Tables(&__popcorn_metadata, sys::Here), Then(&__popcorn_metadata, Machine);
+  if (!Tables.valid() || !Then.valid())
+    cannotJump("no migration metadata");
+  const popcorn_call_site *SetjmpThen = Then.siteAt(Buffer[layoutOf(Machine).Pc]);
+  const popcorn_call_site *SetjmpHere = SetjmpThen ? Tables.siteWithId(SetjmpThen->id) : nullptr;
+  if (!SetjmpHere)
+    cannotJump("the setjmp call has no record");
+
+  // The frame that called setjmp: Depth frames up from the base.
+  RegisterSet Current = *Here;
+  uint64_t Total = depthFrom(FrameCursor(Tables, Current));
+  if (Total < Depth)
+    cannotJump("the frame that called setjmp has returned");
+  FrameCursor Cursor(Tables, Current);
+  for (uint64_t I = 0; I < Total - Depth; I++)
+    Cursor.step();
+  if (!Cursor.site() || Cursor.site()->function != SetjmpHere->function)
+    cannotJump("the frame that called setjmp has returned");
+  if (Machine == sys::Here && Cursor.sp() == Buffer[layoutOf(Machine).Sp])
+    return; // the frame is where the buffer says: musl's longjmp
+
+  RegisterSet Out = *Here;
+  for (uint16_t Dwarf = 0; Dwarf < MaxDwarfRegister; Dwarf++) {
+    unsigned FromWidth, ToWidth;
+    uint8_t *From = Cursor.registerLocation(Dwarf, FromWidth);
+    uint8_t *To = From ? registerStorage(Out, sys::Here, Dwarf, ToWidth) : nullptr;
+    if (To)
+      __builtin_memcpy(To, From, FromWidth < ToWidth ? FromWidth : ToWidth);
+  }
+  Out.Sp = Cursor.cfa() - SetjmpHere->frame_size;
+  Out.Pc = SetjmpHere->return_address;
+  Out.Gpr[0] = uint64_t(Value ? Value : 1); // rax, x0
+  popcorn_resume(&Out);
+}
