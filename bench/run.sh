@@ -264,9 +264,9 @@ while read -r name cgarg; do
     r_ir_stock=$(callgrind_ir "$WORK/$name.stock" "$stock" "$cgarg")
     r_ir_same=$(callgrind_ir "$WORK/$name.same" "$same" "$cgarg")
     r_ir_pop=$(callgrind_ir "$WORK/$name.pop" "$pop" "$cgarg")
-    if [ "$r_chk_stock" = ok ] && ! cmp -s "$WORK/$name.stock.cgout" "$WORK/$name.pop.cgout"; then
-      r_chk_stock=DIFF
-    fi
+    # Not the stock run's output: valgrind computes x87 long double (stock
+    # musl's printf on x86-64) in double precision, so its last digits may
+    # differ from a native run's.
     if [ "$r_chk_same" = ok ] && ! cmp -s "$WORK/$name.same.cgout" "$WORK/$name.pop.cgout"; then
       r_chk_same=DIFF
     fi
