@@ -380,7 +380,7 @@ table() { # base-label cols...
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  source: $rev  host: $(uname -m), $(nproc) cpus"
   echo "runs: $RUNS interleaved (median)  compiles: $COMPILES (median)  instruction counts: $cg_note"
   echo
-  echo "1. vs stock: clang-19 -O2 -static, Debian's unmodified musl 1.2.3 and libgcc ($STOCK_NOTE_x86_64)"
+  echo "1. vs stock: clang-19 -O2 -static, unmodified musl: $STOCK_NOTE_x86_64, and libgcc"
   echo
   table stock check:chk_stock cpu:cpu_stock:cpu_pop:wall_stock,wall_pop mir:ir_stock:ir_pop \
     bytes:file_stock:file_pop cc:cc_stock:cc_pop

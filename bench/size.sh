@@ -145,7 +145,7 @@ fi
   printf '%s\n' "${rows[@]}" | awk '
     function r(a, b) { return b > 0 ? sprintf("%.3f", a / b) : "-" }
     BEGIN {
-      f = "%-16s | %9s %9s %9s %9s %7s %7s | %9s %9s %7s\n"
+      f = "%-18s | %9s %9s %9s %9s %7s %7s | %9s %9s %7s\n"
       printf f, "program", "x86-64", "aarch64", "sum", "popcorn", "pop /", "pop /", "sum", "popcorn", "pop /"
       printf f, "", "stock", "stock", "stock", "", "sum", "x86-64", "-s", "-s", "sum"
       rule = sprintf(f, "", "", "", "", "", "", "", "", "", ""); gsub(/./, "-", rule); sub(/-$/, "", rule)
