@@ -9,7 +9,7 @@
 #
 # Rows: hello world, the largest program of tests/programs and the largest
 # benchmark of bench/ ("largest": the biggest stock x86-64 executable); with
-# --all, every program.  The table goes to stdout and
+# --all, every program (but those using <popcorn.h> or <migrate.h>).  The table goes to stdout and
 # BUILD_DIR/bench/size.txt, work files to BUILD_DIR/bench/size-work.
 set -u
 
@@ -82,11 +82,18 @@ stock_x86_size() { # id src
   fi
 }
 
+# Programs that use Popcorn's own API (bench/migration.c) have no stock
+# build to compare with.
+portable() { # src
+  ! grep -Eq '^#include <(popcorn|migrate)\.h>' "$1"
+}
+
 # The largest program of a list, by its stock x86-64 executable: "id src".
 largest() { # prefix src...
   local prefix=$1 best="" best_size=-1 src id size
   shift
   for src in "$@"; do
+    portable "$src" || continue
     id=$prefix-$(basename "$src" .c)
     size=$(stock_x86_size "$id" "$src")
     [ "$size" = FAIL ] && { echo "size.sh: stock build of $src failed (see $LOG)" >&2; continue; }
@@ -97,8 +104,12 @@ largest() { # prefix src...
 
 programs=("hello $WORK/hello.c")
 if [ "$ALL" = 1 ]; then
-  for src in "$TOP"/tests/programs/*.c; do programs+=("test-$(basename "$src" .c) $src"); done
-  for src in "$SRC_DIR"/*.c; do programs+=("bench-$(basename "$src" .c) $src"); done
+  for src in "$TOP"/tests/programs/*.c; do
+    portable "$src" && programs+=("test-$(basename "$src" .c) $src")
+  done
+  for src in "$SRC_DIR"/*.c; do
+    portable "$src" && programs+=("bench-$(basename "$src" .c) $src")
+  done
 else
   programs+=("$(largest test "$TOP"/tests/programs/*.c)" "$(largest bench "$SRC_DIR"/*.c)")
 fi
