@@ -77,7 +77,7 @@ const char *environment(char **Envp, const char *Name) {
 }
 
 // The "LOW-HIGH" that starts a line of /proc/self/maps.  Not sscanf: it
-// would link musl's whole scanf, float parsing included, into every program.
+// would link musl's whole scanf into every program.
 static bool mapsRange(const char *Line, unsigned long &Low, unsigned long &High) {
   char *End;
   Low = strtoul(Line, &End, 16);
