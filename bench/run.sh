@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Compare popcorn-clang -O2 (multi-ISA executable, run on x86-64) with plain
-# clang-19 -O2 against the same x86-64 musl.  See bench/README.md.
+# Compare popcorn-clang -O2 (multi-ISA executable, run on x86-64) with two
+# baselines on x86-64, both clang-19 -O2, static:
+#   stock: Debian's unmodified musl (musl-dev) and libgcc: what a user gets
+#          without Popcorn; the headline comparison;
+#   same:  Popcorn's own patched x86-64 musl and builtins: isolates what the
+#          compiler and the runtime add.
+# See bench/README.md.
 #
 #   bench/run.sh BUILD_DIR [--runs N] [--callgrind] [--only a,b,...]
 #
-# Writes its work files under BUILD_DIR/bench/work and the table to
+# Writes its work files under BUILD_DIR/bench/work and the tables to
 # BUILD_DIR/bench/results.txt.
 set -u
 
@@ -12,12 +17,15 @@ usage() {
   cat >&2 <<'EOF'
 usage: bench/run.sh BUILD_DIR [--runs N] [--callgrind] [--only NAME,NAME,...]
   --runs N      timed runs of each executable (default 5), interleaved
-                baseline, popcorn, baseline, popcorn, ...; medians are reported
+                stock, same, popcorn, stock, same, popcorn, ...; medians are
+                reported
   --callgrind   also count executed instructions with valgrind --tool=callgrind
                 (one run each, smaller size argument); deterministic
   --only LIST   run only these benchmarks (comma-separated names)
 Environment: CLANG (clang-19), LLD (ld.lld-19), READELF (llvm-readelf-19),
-             VALGRIND (valgrind), COMPILES (3: compiles timed per build)
+             VALGRIND (valgrind), COMPILES (3: compiles timed per build),
+             STOCK_MUSL_INCLUDE_x86_64, STOCK_MUSL_LIB_x86_64,
+             STOCK_LIBGCC_x86_64 (Debian's musl-dev and libgcc paths)
 EOF
   exit 2
 }
@@ -69,6 +77,8 @@ for tool in "${need[@]}"; do
   command -v "$tool" >/dev/null || { echo "run.sh: '$tool' not found" >&2; exit 1; }
 done
 RESOURCE_DIR=$("$CLANG" -print-resource-dir)
+. "$SRC_DIR/stock.sh"
+stock_init x86_64 || { echo "run.sh: the stock baseline needs Debian's musl-dev (scripts/install-deps.sh)" >&2; exit 1; }
 
 # name and size argument for the callgrind run (the timed runs use each
 # program's default size, chosen to run ~0.3-1 s natively).
@@ -107,7 +117,13 @@ exec_bytes() {
   echo "$total"
 }
 
-build_base() { # src out
+file_bytes() { wc -c <"$1" | tr -d ' '; }
+
+build_stock() { # src out
+  stock_build x86_64 "$1" "$2"
+}
+
+build_same() { # src out
   "$CLANG" --target=x86_64-linux-musl -nostdinc -isystem "$SYSROOT/include" \
     -isystem "$RESOURCE_DIR/include" -mlong-double-128 -O2 -c "$1" -o "$2.o" &&
     "$LLD" -static -o "$2" "$SYSROOT/lib/crt1.o" "$SYSROOT/lib/crti.o" "$2.o" \
@@ -150,9 +166,20 @@ callgrind_ir() { # out-prefix exe arg
   awk '/^summary:/ { print $2; found = 1 } END { if (!found) print "FAIL" }' "$f"
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.3f", a / b; else print "-" }'; }
+# Median of column COL (1: CPU, 2: wall) of "CPU WALL" lines, FAILs skipped.
+median_col() { # col lines...
+  local col=$1
+  shift
+  printf '%s\n' "$@" | awk -v c="$col" '$1 != "FAIL" { print $c }' | median
+}
 
-rows=()      # name|check|base_us|pop_us|base_wall|pop_wall|base_ir|pop_ir|base_text|pop_text|base_obj|pop_obj|base_cc|pop_cc
+# One row per benchmark, fields separated by |; the tables below name them.
+FIELDS="name chk_stock chk_same
+  cpu_stock cpu_same cpu_pop wall_stock wall_same wall_pop
+  ir_stock ir_same ir_pop
+  file_stock file_same file_pop text_stock text_same text_pop obj_same obj_pop
+  cc_stock cc_same cc_pop"
+rows=()
 status=0
 t_start=$(now_us)
 
@@ -160,78 +187,103 @@ while read -r name cgarg; do
   [ -n "$name" ] || continue
   if [ -n "$ONLY" ] && [[ ",$ONLY," != *",$name,"* ]]; then continue; fi
   src=$SRC_DIR/$name.c
-  base=$WORK/$name.base
+  stock=$WORK/$name.stock
+  same=$WORK/$name.same
   pop=$WORK/$name.pop
   LOG=$WORK/$name.log
   : >"$LOG"
   echo "== $name" >&2
+  unset -v "${!r_@}"
+  r_name=$name
 
   # Compile: COMPILES times each, interleaved; median wall-clock.
-  bcc=() pcc=()
+  scc=() bcc=() pcc=()
   for ((i = 0; i < COMPILES; i++)); do
-    rm -f "$base" "$base.o" "$pop"
-    bcc+=("$(time_cmd build_base "$src" "$base")")
+    rm -f "$stock" "$stock.o" "$same" "$same.o" "$pop"
+    scc+=("$(time_cmd build_stock "$src" "$stock")")
+    bcc+=("$(time_cmd build_same "$src" "$same")")
     pcc+=("$(time_cmd build_pop "$src" "$pop")")
   done
-  if [[ " ${bcc[*]} ${pcc[*]} " == *" FAIL "* ]]; then
+  if [[ " ${scc[*]} ${bcc[*]} ${pcc[*]} " == *" FAIL "* ]]; then
     echo "   build FAILED (see $LOG)" >&2
-    rows+=("$name|BUILD-FAIL|-|-|-|-|-|-|-|-|-|-|-|-")
+    r_chk_stock=BUILD-FAIL r_chk_same=BUILD-FAIL
+    row=""
+    for f in $FIELDS; do v=r_$f; row+="${!v:--}|"; done
+    rows+=("$row")
     status=1
     continue
   fi
-  base_cc=$(printf '%s\n' "${bcc[@]}" | median)
-  pop_cc=$(printf '%s\n' "${pcc[@]}" | median)
+  r_cc_stock=$(printf '%s\n' "${scc[@]}" | median)
+  r_cc_same=$(printf '%s\n' "${bcc[@]}" | median)
+  r_cc_pop=$(printf '%s\n' "${pcc[@]}" | median)
 
   # The plain x86-64 image of the multi-ISA file, and the benchmark's own
   # x86-64 object code (popcorn objects carry the aarch64 object in a
   # non-executable section).
   "$INSPECT" extract --isa x86_64 "$pop" "$pop.x86" >>"$LOG" 2>&1 || { echo "   extract FAILED" >&2; status=1; }
   "$POPCC" -O2 -c "$src" -o "$pop.o" >>"$LOG" 2>&1 || { echo "   popcorn -c FAILED" >&2; status=1; }
-  base_text=$(exec_bytes "$base")
-  pop_text=$(exec_bytes "$pop.x86")
-  base_obj=$(exec_bytes "$base.o")
-  pop_obj=$(exec_bytes "$pop.o")
+  r_file_stock=$(file_bytes "$stock")
+  r_file_same=$(file_bytes "$same")
+  r_file_pop=$(file_bytes "$pop")
+  r_text_stock=$(exec_bytes "$stock")
+  r_text_same=$(exec_bytes "$same")
+  r_text_pop=$(exec_bytes "$pop.x86")
+  r_obj_same=$(exec_bytes "$same.o")
+  r_obj_pop=$(exec_bytes "$pop.o")
 
-  # Correctness: baseline, multi-ISA file and extracted image print the same.
-  check=ok
-  "$base" >"$WORK/$name.base.out" 2>&1 || check=FAIL
-  "$pop" >"$WORK/$name.pop.out" 2>&1 || check=FAIL
-  "$pop.x86" >"$WORK/$name.x86.out" 2>&1 || check=FAIL
-  if [ "$check" = ok ]; then
-    cmp -s "$WORK/$name.base.out" "$WORK/$name.pop.out" &&
-      cmp -s "$WORK/$name.base.out" "$WORK/$name.x86.out" || check=DIFF
+  # Correctness: every build prints the same.  The same-sysroot baseline is
+  # compared with the multi-ISA file and its extracted image; the stock
+  # baseline with the multi-ISA file (another libm may round differently).
+  r_chk_stock=ok r_chk_same=ok
+  "$stock" >"$WORK/$name.stock.out" 2>&1 || r_chk_stock=FAIL
+  "$same" >"$WORK/$name.same.out" 2>&1 || r_chk_same=FAIL
+  if ! "$pop" >"$WORK/$name.pop.out" 2>&1; then r_chk_stock=FAIL r_chk_same=FAIL; fi
+  "$pop.x86" >"$WORK/$name.x86.out" 2>&1 || r_chk_same=FAIL
+  if [ "$r_chk_stock" = ok ] && ! cmp -s "$WORK/$name.stock.out" "$WORK/$name.pop.out"; then
+    r_chk_stock=DIFF
   fi
-  [ "$check" = ok ] || { echo "   output check: $check" >&2; status=1; }
+  if [ "$r_chk_same" = ok ]; then
+    cmp -s "$WORK/$name.same.out" "$WORK/$name.pop.out" &&
+      cmp -s "$WORK/$name.same.out" "$WORK/$name.x86.out" || r_chk_same=DIFF
+  fi
 
   # Timed runs, interleaved.
-  bt=() pt=()
+  st=() bt=() pt=()
   for ((i = 0; i < RUNS; i++)); do
-    bt+=("$(run_time "$base")")
+    st+=("$(run_time "$stock")")
+    bt+=("$(run_time "$same")")
     pt+=("$(run_time "$pop")")
   done
-  if [[ " ${bt[*]} ${pt[*]} " == *" FAIL "* ]]; then
-    echo "   a timed run FAILED" >&2
-    check=FAIL
-    status=1
-  fi
-  base_us=$(printf '%s\n' "${bt[@]}" | awk '$1 != "FAIL" { print $1 }' | median)
-  pop_us=$(printf '%s\n' "${pt[@]}" | awk '$1 != "FAIL" { print $1 }' | median)
-  base_wall=$(printf '%s\n' "${bt[@]}" | awk '$1 != "FAIL" { print $2 }' | median)
-  pop_wall=$(printf '%s\n' "${pt[@]}" | awk '$1 != "FAIL" { print $2 }' | median)
+  [[ " ${st[*]} ${pt[*]} " != *" FAIL "* ]] || r_chk_stock=FAIL
+  [[ " ${bt[*]} ${pt[*]} " != *" FAIL "* ]] || r_chk_same=FAIL
+  r_cpu_stock=$(median_col 1 "${st[@]}") r_wall_stock=$(median_col 2 "${st[@]}")
+  r_cpu_same=$(median_col 1 "${bt[@]}") r_wall_same=$(median_col 2 "${bt[@]}")
+  r_cpu_pop=$(median_col 1 "${pt[@]}") r_wall_pop=$(median_col 2 "${pt[@]}")
 
-  base_ir=- pop_ir=-
   if [ "$CALLGRIND" = 1 ]; then
-    base_ir=$(callgrind_ir "$WORK/$name.base" "$base" "$cgarg")
-    pop_ir=$(callgrind_ir "$WORK/$name.pop" "$pop" "$cgarg")
-    if ! cmp -s "$WORK/$name.base.cgout" "$WORK/$name.pop.cgout"; then
-      echo "   output check (callgrind size): DIFF" >&2
-      check=DIFF
-      status=1
+    r_ir_stock=$(callgrind_ir "$WORK/$name.stock" "$stock" "$cgarg")
+    r_ir_same=$(callgrind_ir "$WORK/$name.same" "$same" "$cgarg")
+    r_ir_pop=$(callgrind_ir "$WORK/$name.pop" "$pop" "$cgarg")
+    # Not the stock run's output: valgrind computes x87 long double (stock
+    # musl's printf on x86-64) in double precision, so its last digits may
+    # differ from a native run's.
+    if [ "$r_chk_same" = ok ] && ! cmp -s "$WORK/$name.same.cgout" "$WORK/$name.pop.cgout"; then
+      r_chk_same=DIFF
     fi
-    [ "$base_ir" != FAIL ] && [ "$pop_ir" != FAIL ] || { check=CG-FAIL; status=1; }
+    [ "$r_ir_stock" != FAIL ] && [ "$r_ir_pop" != FAIL ] || r_chk_stock=CG-FAIL
+    [ "$r_ir_same" != FAIL ] && [ "$r_ir_pop" != FAIL ] || r_chk_same=CG-FAIL
   fi
-  echo "   cpu ${base_us}/${pop_us} us, wall ${base_wall}/${pop_wall} us, Ir ${base_ir}/${pop_ir}, text ${base_text}/${pop_text}, cc ${base_cc}/${pop_cc} us, $check" >&2
-  rows+=("$name|$check|$base_us|$pop_us|$base_wall|$pop_wall|$base_ir|$pop_ir|$base_text|$pop_text|$base_obj|$pop_obj|$base_cc|$pop_cc")
+  # A stock DIFF alone is reported, not an error: Debian's libm may round
+  # differently from the patched one.  Everything else is.
+  case $r_chk_stock in ok|DIFF) ;; *) status=1 ;; esac
+  [ "$r_chk_same" = ok ] || status=1
+  [ "$r_chk_stock $r_chk_same" = "ok ok" ] || echo "   check: stock $r_chk_stock, same $r_chk_same" >&2
+  echo "   cpu us stock/same/pop ${r_cpu_stock}/${r_cpu_same}/${r_cpu_pop}," \
+    "Ir ${r_ir_stock:--}/${r_ir_same:--}/${r_ir_pop:--}," \
+    "file ${r_file_stock}/${r_file_same}/${r_file_pop}, cc us ${r_cc_stock}/${r_cc_same}/${r_cc_pop}" >&2
+  row=""
+  for f in $FIELDS; do v=r_$f; row+="${!v:--}|"; done
+  rows+=("$row")
 done <<<"$BENCHMARKS"
 
 t_end=$(now_us)
@@ -244,44 +296,104 @@ fi
 cg_note="no (pass --callgrind)"
 [ "$CALLGRIND" = 1 ] && cg_note="yes (valgrind callgrind, one run, size from run.sh)"
 
+# Prints a table from the rows.  COLS lists its column groups:
+#   check:F        a text column of field F
+#   cpu:A:B:W      A and B in ms (median CPU time), ratio B/A; W (two fields,
+#                  comma-separated): the ratio of their wall-clock times too
+#   cc:A:B         compile times in ms, ratio B/A
+#   mir:A:B        A and B in millions, ratio B/A
+#   bytes:A:B      A and B as they are, ratio B/A
+# with A the baseline's field and B popcorn's.  The last row is the
+# geometric mean of every ratio column.
+table() { # base-label cols...
+  local label=$1
+  shift
+  printf '%s\n' "${rows[@]}" | awk -F'|' -v fields="$FIELDS" -v cols="$*" -v base="$label" '
+    function r(a, b) { return (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && a > 0) ? b / a : "" }
+    function fmt(x) { return x == "" ? "-" : sprintf("%.3f", x) }
+    function ms(us) { return us ~ /^[0-9.]+$/ ? sprintf("%.0f", us / 1000) : "-" }
+    function mir(x) { return x ~ /^[0-9]+$/ ? sprintf("%.1f", x / 1e6) : "-" }
+    function cell(s, w) { line1 = line1 sprintf(" %*s", w, s) }
+    function head(a, b, w) { h1 = h1 sprintf(" %*s", w, a); h2 = h2 sprintf(" %*s", w, b) }
+    function ratio(k, x) { cell(fmt(x), 7); if (x != "") { lg[k] += log(x); n[k]++ } }
+    BEGIN {
+      nf = split(fields, fname, /[ \n]+/)
+      for (i = 1; i <= nf; i++) idx[fname[i]] = i
+      nc = split(cols, col, / +/)
+      h1 = sprintf("%-10s", "benchmark"); h2 = sprintf("%-10s", "")
+      for (c = 1; c <= nc; c++) {
+        split(col[c], p, ":")
+        kind[c] = p[1]; a[c] = p[2]; b[c] = p[3]; wall[c] = p[4]
+        if (kind[c] == "check") { h1 = h1 sprintf(" %-6s", "check"); h2 = h2 sprintf(" %-6s", "") ; continue }
+        h1 = h1 " |"; h2 = h2 " |"
+        if (kind[c] == "cpu") {
+          head(base " ms", "cpu", 8); head("pop ms", "cpu", 8); head("cpu x", "", 7)
+          if (wall[c] != "") head("wall x", "", 7)
+        } else if (kind[c] == "cc") {
+          head(base " ms", "cc", 8); head("pop ms", "cc", 8); head("cc x", "", 7)
+        } else if (kind[c] == "mir") {
+          head(base " MIr", "", 9); head("pop MIr", "", 9); head("Ir x", "", 7)
+        } else {
+          split(b[c], q, "_")
+          head(q[1] " B", base, 9); head(q[1] " B", "pop", 9); head(q[1] " x", "", 7)
+        }
+      }
+      print h1
+      sub(/ +$/, "", h2); print h2
+      rule = h1; gsub(/./, "-", rule); print rule
+    }
+    {
+      line1 = sprintf("%-10s", $(idx["name"]))
+      for (c = 1; c <= nc; c++) {
+        if (kind[c] == "check") { line1 = line1 sprintf(" %-6s", $(idx[a[c]])); continue }
+        va = $(idx[a[c]]); vb = $(idx[b[c]])
+        line1 = line1 " |"
+        if (kind[c] == "cpu" || kind[c] == "cc") {
+          cell(ms(va), 8); cell(ms(vb), 8); ratio(c, r(va, vb))
+          if (wall[c] != "") { split(wall[c], w, ","); ratio(c "w", r($(idx[w[1]]), $(idx[w[2]]))) }
+        } else if (kind[c] == "mir") {
+          cell(mir(va), 9); cell(mir(vb), 9); ratio(c, r(va, vb))
+        } else {
+          cell(va, 9); cell(vb, 9); ratio(c, r(va, vb))
+        }
+      }
+      print line1
+    }
+    function gm(k) { return n[k] ? sprintf("%.3f", exp(lg[k] / n[k])) : "-" }
+    END {
+      print rule
+      line1 = sprintf("%-10s", "geomean")
+      for (c = 1; c <= nc; c++) {
+        if (kind[c] == "check") { line1 = line1 sprintf(" %-6s", ""); continue }
+        line1 = line1 " |"
+        if (kind[c] == "cpu" || kind[c] == "cc") {
+          cell("", 8); cell("", 8); cell(gm(c), 7)
+          if (wall[c] != "") cell(gm(c "w"), 7)
+        } else { cell("", 9); cell("", 9); cell(gm(c), 7) }
+      }
+      print line1
+    }'
+}
+
 {
-  echo "Popcorn benchmarks: popcorn-clang -O2 (multi-ISA file, run on x86-64) vs clang-19 -O2 (x86-64 musl, static)"
+  echo "Popcorn benchmarks: popcorn-clang -O2 (multi-ISA file, run on x86-64) vs clang-19 -O2 -static on x86-64"
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  source: $rev  host: $(uname -m), $(nproc) cpus"
   echo "runs: $RUNS interleaved (median)  compiles: $COMPILES (median)  instruction counts: $cg_note"
   echo
-  printf '%s\n' "${rows[@]}" | awk -F'|' '
-    function r(a, b) { return (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) ? a / b : "" }
-    function fmt(x) { return x == "" ? "-" : sprintf("%.3f", x) }
-    function acc(col, x) { if (x != "") { lg[col] += log(x); n[col]++ } }
-    function gm(col) { return n[col] ? sprintf("%.3f", exp(lg[col] / n[col])) : "-" }
-    function ms(us) { return us ~ /^[0-9.]+$/ ? sprintf("%.0f", us / 1000) : "-" }
-    function mir(x) { return x ~ /^[0-9]+$/ ? sprintf("%.1f", x / 1e6) : "-" }
-    BEGIN {
-      hdr = "%-10s %-6s | %7s %7s %7s %7s | %8s %8s %7s | %7s %7s %7s | %6s %6s %7s | %6s %6s %7s\n"
-      h1 = sprintf(hdr, "benchmark", "check", "base ms", "pop ms", "cpu x", "wall x", "base MIr", "pop MIr", "Ir x", \
-        "text B", "text B", "text x", "obj B", "obj B", "obj x", "cc ms", "cc ms", "cc x")
-      printf "%s", h1
-      h2 = sprintf(hdr, "", "", "cpu", "cpu", "", "", "", "", "", "base", "pop", "", "base", "pop", "", "base", "pop", "")
-      sub(/ *\n$/, "", h2)
-      print h2
-      line = h1
-      sub(/\n$/, "", line)
-      gsub(/./, "-", line)
-      print line
-    }
-    {
-      t = r($4, $3); w = r($6, $5); i = r($8, $7); x = r($10, $9); o = r($12, $11); c = r($14, $13)
-      acc(1, t); acc(2, i); acc(3, x); acc(4, o); acc(5, c); acc(6, w)
-      printf hdr, $1, $2, ms($3), ms($4), fmt(t), fmt(w), mir($7), mir($8), fmt(i), $9, $10, fmt(x), $11, $12, fmt(o), ms($13), ms($14), fmt(c)
-    }
-    END {
-      print line
-      printf hdr, "geomean", "", "", "", gm(1), gm(6), "", "", gm(2), "", "", gm(3), "", "", gm(4), "", "", gm(5)
-    }'
+  echo "1. vs stock: clang-19 -O2 -static, unmodified musl: $STOCK_NOTE_x86_64, and libgcc"
+  echo
+  table stock check:chk_stock cpu:cpu_stock:cpu_pop:wall_stock,wall_pop mir:ir_stock:ir_pop \
+    bytes:file_stock:file_pop cc:cc_stock:cc_pop
+  echo
+  echo "2. vs same sysroot: clang-19 -O2 -static, Popcorn's patched x86-64 musl and builtins"
+  echo
+  table same check:chk_same cpu:cpu_same:cpu_pop:wall_same,wall_pop mir:ir_same:ir_pop \
+    bytes:text_same:text_pop bytes:obj_same:obj_pop cc:cc_same:cc_pop
   echo
   echo "x = popcorn / baseline (lower is better for popcorn; 1.000 = parity)."
   echo "ms, cpu x: median CPU time (user+sys) of the runs at the default size; wall x: the same for wall-clock time;"
   echo "Ir: instructions executed (callgrind, one run, smaller size);"
+  echo "file: bytes of the executable file (popcorn: the multi-ISA file, x86-64 and aarch64 images);"
   echo "text: bytes of executable sections of the whole x86-64 image (popcorn: extracted image, incl. alignment padding"
   echo "for the aarch64 code and the popcorn runtime); obj: x86-64 code bytes of the benchmark's own object file;"
   echo "cc: median wall-clock of source -> executable (popcorn builds both ISAs and links twice)."

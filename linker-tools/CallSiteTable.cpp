@@ -5,6 +5,9 @@
 //     is, see popcorn/CallSiteRecord.h): where every live value lives;
 //   - the DWARF call frame information in effect at the return address:
 //     where the frame starts and where the caller's registers are saved.
+// popcorn-ld serializes the joined tables into .popcorn.metadata and drops
+// the stack maps from the executable; popcorn-inspect reads the tables back
+// from the metadata, checking every offset and count against the section.
 //
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
@@ -307,6 +310,132 @@ std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
   memcpy(Blob.data(), &Header, sizeof Header);
   memcpy(Blob.data() + sizeof Header, Isas.data(), Isas.size() * sizeof(popcorn_isa_metadata));
   return Blob;
+}
+
+Expected<StringRef> metadataSection(MemoryBufferRef Executable) {
+  StringRef File = Executable.getBufferIdentifier();
+  Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(Executable);
+  if (!Obj)
+    return tableError(File, toString(Obj.takeError()));
+  for (const SectionRef &Section : (*Obj)->sections()) {
+    Expected<StringRef> Name = Section.getName();
+    if (!Name || *Name != POPCORN_METADATA_SECTION) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    Expected<StringRef> Contents = Section.getContents();
+    if (!Contents)
+      return tableError(File, Twine(POPCORN_METADATA_SECTION) + ": " +
+                                  toString(Contents.takeError()));
+    return *Contents;
+  }
+  return tableError(File, Twine("no ") + POPCORN_METADATA_SECTION + " section");
+}
+
+namespace {
+// Copies of the blob's structures, each checked to lie inside it (the
+// section's bytes need not be aligned for them).
+struct BlobReader {
+  StringRef File;
+  StringRef Blob;
+
+  template <typename T> Error read(uint64_t Offset, T &Out, const char *What) const {
+    if (Offset > Blob.size() || Blob.size() - Offset < sizeof(T))
+      return tableError(File, Twine(POPCORN_METADATA_SECTION) + ": " + What +
+                                  " lies outside the metadata");
+    memcpy(&Out, Blob.data() + Offset, sizeof(T));
+    return Error::success();
+  }
+
+  template <typename T>
+  Error readArray(uint32_t Offset, uint64_t Count, std::vector<T> &Out, const char *What) const {
+    if (Offset > Blob.size() || (Blob.size() - Offset) / sizeof(T) < Count)
+      return tableError(File, Twine(POPCORN_METADATA_SECTION) + ": " + What +
+                                  " lie outside the metadata");
+    Out.resize(Count);
+    if (Count)
+      memcpy(Out.data(), Blob.data() + Offset, Count * sizeof(T));
+    return Error::success();
+  }
+};
+} // namespace
+
+Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
+  StringRef File = Executable.getBufferIdentifier();
+  Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(Executable);
+  if (!Obj)
+    return tableError(File, toString(Obj.takeError()));
+  auto *Elf = dyn_cast<ELF64LEObjectFile>(Obj->get());
+  if (!Elf)
+    return tableError(File, "not a 64-bit little-endian ELF file");
+  uint16_t Machine = Elf->getELFFile().getHeader().e_machine;
+  CallSiteTable Table;
+  Table.Target = Machine == ELF::EM_AARCH64 ? Isa::AArch64 : Isa::X86_64;
+
+  Expected<StringRef> Section = metadataSection(Executable);
+  if (!Section)
+    return Section.takeError();
+  BlobReader R{File, *Section};
+  popcorn_metadata Header;
+  if (Error E = R.read(0, Header, "the header"))
+    return std::move(E);
+  if (Header.magic != POPCORN_METADATA_MAGIC || Header.version != POPCORN_METADATA_VERSION)
+    return tableError(File, Twine(POPCORN_METADATA_SECTION) +
+                                " does not hold popcorn metadata of version " +
+                                Twine(POPCORN_METADATA_VERSION));
+  if (Header.total_size > R.Blob.size())
+    return tableError(File, Twine(POPCORN_METADATA_SECTION) + " is shorter than its metadata");
+  R.Blob = R.Blob.take_front(Header.total_size);
+
+  std::vector<popcorn_isa_metadata> Isas;
+  if (Error E = R.readArray(sizeof Header, Header.n_isas, Isas, "the ISAs' entries"))
+    return std::move(E);
+  const popcorn_isa_metadata *Mine = nullptr;
+  for (const popcorn_isa_metadata &M : Isas)
+    if (M.elf_machine == Machine)
+      Mine = &M;
+  if (!Mine)
+    return tableError(File, Twine(POPCORN_METADATA_SECTION) + " has no entry for ELF machine " +
+                                Twine(Machine));
+
+  std::vector<popcorn_call_site> Sites;
+  std::vector<popcorn_value> Values;
+  std::vector<popcorn_saved_register> Saved;
+  if (Error E = R.readArray(Mine->sites, Mine->n_sites, Sites, "the call sites"))
+    return std::move(E);
+  if (Error E = R.readArray(Mine->values, Mine->n_values, Values, "the values"))
+    return std::move(E);
+  if (Error E = R.readArray(Mine->saved, Mine->n_saved, Saved, "the saved registers"))
+    return std::move(E);
+  if (Error E = R.readArray(Mine->bases, Mine->n_bases, Table.Bases, "the thread bases"))
+    return std::move(E);
+
+  std::map<uint64_t, std::string> Functions;
+  for (const ELFSymbolRef &Sym : Elf->symbols()) {
+    Expected<uint64_t> Address = Sym.getAddress();
+    Expected<StringRef> Name = Sym.getName();
+    if (Address && Name && Sym.getELFType() == ELF::STT_FUNC)
+      Functions[*Address] = Name->str();
+    consumeError(Address.takeError());
+    consumeError(Name.takeError());
+  }
+
+  for (const popcorn_call_site &C : Sites) {
+    if (uint64_t(C.first_value) + C.n_values > Values.size() ||
+        uint64_t(C.first_saved) + C.n_saved > Saved.size())
+      return tableError(File, Twine(POPCORN_METADATA_SECTION) + ": the call site at 0x" +
+                                  Twine::utohexstr(C.return_address) +
+                                  " names values or registers it does not have");
+    CallSite S;
+    S.Site = C;
+    S.Site.first_value = S.Site.first_saved = 0;
+    S.Values.assign(Values.begin() + C.first_value, Values.begin() + C.first_value + C.n_values);
+    S.Saved.assign(Saved.begin() + C.first_saved, Saved.begin() + C.first_saved + C.n_saved);
+    auto It = Functions.find(C.function);
+    S.FunctionName = It != Functions.end() ? It->second : "<unknown function>";
+    Table.Sites.push_back(std::move(S));
+  }
+  return Table;
 }
 
 // What must agree across ISAs for one ID: the values, by kind and size.

@@ -33,6 +33,15 @@ llvm::Expected<CallSiteTable> readCallSites(llvm::MemoryBufferRef Executable);
 /// The metadata blob of a program (popcorn/Metadata.h): every ISA's table.
 std::vector<uint8_t> serializeMetadata(llvm::ArrayRef<CallSiteTable> Tables);
 
+/// Reads the call sites of one ISA's image of a multi-ISA executable back
+/// from its .popcorn.metadata, what the runtime reads (the stack maps are
+/// not in the final executable).  Function names come from the symbol table
+/// if there is one.  Errors name the file and what is malformed.
+llvm::Expected<CallSiteTable> readMetadataCallSites(llvm::MemoryBufferRef Executable);
+
+/// The bytes of Executable's .popcorn.metadata (its reserved size), or an error.
+llvm::Expected<llvm::StringRef> metadataSection(llvm::MemoryBufferRef Executable);
+
 /// Every ID must exist on every ISA, with the same number, kinds and sizes
 /// of values.  The error names each offending function.  libc's sites that
 /// differ are not errors; they lose POPCORN_SITE_COMPLETE instead.

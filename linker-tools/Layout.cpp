@@ -9,6 +9,10 @@
 //   .bss                     shared
 //   private, one range per ISA: .init/.fini, merged constants, .eh_frame, .got
 //
+// The stack maps (.llvm_stackmaps) are linked as a non-allocated section:
+// popcorn-ld turns them into .popcorn.metadata and removes them, and they
+// take no room in the address space in the meantime.
+//
 // Private sections come last because the linker script that places them
 // matches "everything not placed yet", and lld gives each input section to
 // the first rule that matches it, in script order.
@@ -250,13 +254,13 @@ std::string writeLinkerScript(const IsaLayout &Layout) {
      << format("  . = ALIGN(%#llx) + (. %% %#llx);\n", RegionAlign, RegionAlign)
      << "  .rodata.isa : { *(.rodata .rodata.*) }\n"
      << "  .eh_frame : { KEEP(*(.eh_frame)) }\n"
-     << "  .llvm_stackmaps : { KEEP(*(.llvm_stackmaps)) }\n"
      << "  .gcc_except_table : { *(.gcc_except_table .gcc_except_table.*) }\n"
      << format("  . = ALIGN(%#llx) + (. %% %#llx);\n", RegionAlign, RegionAlign)
      << "  .got : { *(.got) }\n"
      << "  .got.plt : { *(.got.plt) }\n"
      << "  .data.isa : { *(.data .data.*) }\n"
      << "  .bss.isa : { *(.bss .bss.*) }\n"
+     << "  .llvm_stackmaps (INFO) : { KEEP(*(.llvm_stackmaps)) }\n"
      << format("  ASSERT(. <= %#llx, \"popcorn-ld: private sections outgrew their range\")\n",
                Layout.PrivateEnd);
   OS << "}\n";

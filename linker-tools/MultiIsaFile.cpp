@@ -124,16 +124,21 @@ Expected<std::optional<StringRef>> findIsaImage(MemoryBufferRef File, Isa I) {
   return std::optional<StringRef>();
 }
 
-Expected<std::unique_ptr<MemoryBuffer>> stripIsaImages(MemoryBufferRef File) {
+Expected<std::unique_ptr<MemoryBuffer>> removeSections(MemoryBufferRef File,
+                                                       ArrayRef<std::string> Names) {
   objcopy::ConfigManager Config;
-  std::vector<std::string> Names;
-  for (const IsaInfo &Info : AllIsas)
-    Names.push_back(imageSectionName(Info.Id));
   for (const std::string &Name : Names)
     if (Error E = Config.Common.ToRemove.addMatcher(objcopy::NameOrPattern::create(
             Name, objcopy::MatchStyle::Literal, [](Error E) { return E; })))
       return std::move(E);
   return runObjcopy(File, Config);
+}
+
+Expected<std::unique_ptr<MemoryBuffer>> stripIsaImages(MemoryBufferRef File) {
+  std::vector<std::string> Names;
+  for (const IsaInfo &Info : AllIsas)
+    Names.push_back(imageSectionName(Info.Id));
+  return removeSections(File, Names);
 }
 
 } // namespace popcorn

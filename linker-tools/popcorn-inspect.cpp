@@ -7,6 +7,9 @@
 //                                                 sites on all ISAs?
 //   popcorn-inspect callsites PROG [--isa ISA] [--function NAME]
 //
+// verify and callsites read the call sites from .popcorn.metadata, the
+// tables the runtime uses (popcorn-ld leaves no stack maps in executables).
+//
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
 #include "Files.h"
@@ -20,6 +23,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <optional>
 
 using namespace llvm;
 using namespace popcorn;
@@ -168,10 +172,23 @@ static int verify(StringRef Path) {
     errs() << Path << ": the ISAs' layouts disagree:\n" << toString(std::move(E));
     return 1;
   }
+  // One blob for all ISAs: every image must carry the same bytes.
+  std::optional<StringRef> FirstMetadata;
+  for (MemoryBufferRef Image : Images) {
+    Expected<StringRef> Metadata = metadataSection(Image);
+    if (!Metadata)
+      fail(toString(Metadata.takeError()));
+    if (FirstMetadata && *FirstMetadata != *Metadata) {
+      errs() << Path << ": the ISAs' images carry different " << POPCORN_METADATA_SECTION
+             << " sections\n";
+      return 1;
+    }
+    FirstMetadata = *Metadata;
+  }
   std::vector<CallSiteTable> Tables;
   size_t Sites = 0;
   for (MemoryBufferRef Image : Images) {
-    Expected<CallSiteTable> Table = readCallSites(Image);
+    Expected<CallSiteTable> Table = readMetadataCallSites(Image);
     if (!Table)
       fail(toString(Table.takeError()));
     Sites += Table->Sites.size();
@@ -204,7 +221,7 @@ static int printCallSites(StringRef Path, StringRef IsaName, StringRef Function)
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     if (!IsaName.empty() && parseIsa(IsaName) != AllIsas[I].Id)
       continue;
-    Expected<CallSiteTable> Table = readCallSites(Owned[I]->getMemBufferRef());
+    Expected<CallSiteTable> Table = readMetadataCallSites(Owned[I]->getMemBufferRef());
     if (!Table)
       fail(toString(Table.takeError()));
     outs() << AllIsas[I].Name << ": " << Table->Sites.size() << " call sites\n";

@@ -10,7 +10,9 @@
 //      with a linker script that follows it;
 //   4. check that every shared symbol has one address (VerifyLayout.h) and
 //      that every call site has its equivalent on every ISA (CallSiteTable.h);
-//   5. write one file: the host ISA's executable carrying the other ISAs'
+//   5. write the migration metadata into every ISA's executable and remove
+//      the stack maps it was made from (nothing reads them at run time);
+//   6. write one file: the host ISA's executable carrying the other ISAs'
 //      executables (MultiIsaFile.h).
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +29,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -34,6 +37,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "popcorn-ld"
 
 using namespace llvm;
 using namespace popcorn;
@@ -186,6 +191,20 @@ static std::unique_ptr<MemoryBuffer> withMetadata(const MemoryBuffer &Executable
   fail(Executable.getBufferIdentifier() + " has no " + POPCORN_METADATA_SECTION + " section");
 }
 
+// A copy of Executable without its stack maps: the metadata holds what the
+// runtime needs from them, and popcorn-inspect reads the metadata.
+static std::unique_ptr<MemoryBuffer> withoutStackMaps(const MemoryBuffer &Executable) {
+  const std::string StackMaps[] = {".llvm_stackmaps"};
+  Expected<std::unique_ptr<MemoryBuffer>> Stripped =
+      removeSections(Executable.getMemBufferRef(), StackMaps);
+  if (!Stripped)
+    fail(toString(Stripped.takeError()));
+  LLVM_DEBUG(dbgs() << "popcorn-ld: " << Executable.getBufferIdentifier() << ": "
+                    << Executable.getBufferSize() << " bytes, "
+                    << (*Stripped)->getBufferSize() << " without the stack maps\n");
+  return std::move(*Stripped);
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   Options Opts = parseOptions(Argc, Argv);
@@ -202,10 +221,11 @@ int main(int Argc, char **Argv) {
     fail(toString(Split.takeError()));
 
   // The first link keeps the stack maps, as the second will, so both links
-  // keep the same sections and the first tells the metadata's size.  Its
-  // metadata does not exist yet (the runtime refers to it).
+  // keep the same sections and the first tells the metadata's size.  In
+  // both they are not allocated (INFO): the layout has no room for them.
+  // Its metadata does not exist yet (the runtime refers to it).
   std::string KeepStackMaps = TempDir + "/keep-stackmaps.ld";
-  writeFile(KeepStackMaps, "SECTIONS { .llvm_stackmaps : { KEEP(*(.llvm_stackmaps)) } }\n"
+  writeFile(KeepStackMaps, "SECTIONS { .llvm_stackmaps (INFO) : { KEEP(*(.llvm_stackmaps)) } }\n"
                            "INSERT AFTER .rodata;\n"
                            "__popcorn_metadata = 0;\n");
   std::vector<std::string> Executables;
@@ -249,8 +269,10 @@ int main(int Argc, char **Argv) {
   if (Error E = verifyCallSites(Tables))
     fail("the ISAs' call sites disagree:\n" + toString(std::move(E)));
   std::vector<uint8_t> Metadata = serializeMetadata(Tables);
-  for (std::unique_ptr<MemoryBuffer> &Buffer : Buffers)
+  for (std::unique_ptr<MemoryBuffer> &Buffer : Buffers) {
     Buffer = withMetadata(*Buffer, Metadata);
+    Buffer = withoutStackMaps(*Buffer);
+  }
 
   std::vector<IsaImage> Images;
   for (size_t I = 1; I < AllIsas.size(); ++I)

@@ -76,6 +76,18 @@ const char *environment(char **Envp, const char *Name) {
   return nullptr;
 }
 
+// The "LOW-HIGH" that starts a line of /proc/self/maps.  Not sscanf: it
+// would link musl's whole scanf into every program.
+static bool mapsRange(const char *Line, unsigned long &Low, unsigned long &High) {
+  char *End;
+  Low = strtoul(Line, &End, 16);
+  if (End == Line || *End != '-')
+    return false;
+  const char *Rest = End + 1;
+  High = strtoul(Rest, &End, 16);
+  return End != Rest;
+}
+
 // What the other nodes reserve: home's shared data segment, the arena and
 // the top of home's stack (arguments, environment).
 uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
@@ -89,7 +101,7 @@ uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
   char Line[512];
   unsigned long Low, High;
   while (Maps && fgets(Line, sizeof Line, Maps))
-    if (strstr(Line, "[stack]") && sscanf(Line, "%lx-%lx", &Low, &High) == 2 &&
+    if (strstr(Line, "[stack]") && mapsRange(Line, Low, High) &&
         StackHigh > Low && StackHigh <= High)
       Out[Count++] = {pageDown(StackHigh), High};
   if (Maps)

@@ -18,6 +18,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace popcorn {
@@ -40,6 +41,12 @@ findIsaImage(llvm::MemoryBufferRef File, Isa I);
 /// Returns File without any embedded image: the plain host-ISA file.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 stripIsaImages(llvm::MemoryBufferRef File);
+
+/// Returns File without the sections named Names (those it has).  For
+/// sections nothing reads once the file is linked, such as the stack maps
+/// popcorn-ld has turned into migration metadata.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+removeSections(llvm::MemoryBufferRef File, llvm::ArrayRef<std::string> Names);
 
 /// Returns the ISA of an ELF file, or an error naming what is wrong with it.
 llvm::Expected<Isa> elfIsa(llvm::MemoryBufferRef File);

@@ -48,8 +48,10 @@ head -c 40 prog >truncated-header
 expect_refusal truncated-header
 : >empty
 expect_refusal empty
-# Overwrite the embedded aarch64 image's ELF magic.
-offset=$(grep -abo "$(printf '\177ELF')" prog | sed -n 2p | cut -d: -f1)
+# Overwrite the embedded aarch64 image's ELF magic: the second 64-bit
+# little-endian ELF header in the file (the runtime's data holds the bare
+# magic too).
+offset=$(grep -abo "$(printf '\177ELF\002\001\001')" prog | sed -n 2p | cut -d: -f1)
 cp prog corrupt-image
 printf 'XXXX' | dd of=corrupt-image bs=1 seek="$offset" conv=notrunc 2>/dev/null
 expect_refusal corrupt-image
