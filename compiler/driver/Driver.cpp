@@ -97,22 +97,29 @@ private:
 // The front end sees only portable headers: ours first (stdarg.h, and the
 // ISA-specific intrinsic headers replaced by errors), then musl's, then
 // clang's own for what musl lacks (stdatomic.h).  It always targets the
-// canonical ISA.
-static std::vector<std::string> frontendCommand(const CommandLine &CL, const Toolchain &TC) {
+// canonical ISA.  A preprocessed source (.i) gets no include directories:
+// clang would warn that they are unused, an error with -Werror (configure
+// scripts and makefiles compile .i files with the user's warning flags).
+static std::vector<std::string> frontendCommand(const CommandLine &CL, const Toolchain &TC,
+                                                bool Preprocessed = false) {
   std::vector<std::string> Cmd = {
       TC.Clang,
       "--target=" + std::string(CanonicalIrIsa.Triple),
       "-nostdinc",
-      "-isystem", TC.LibDir + "/include",
-      "-isystem", TC.LibDir + "/" + std::string(CanonicalIrIsa.Name) + "/include",
-      "-isystem", TC.ResourceDir + "/include",
+  };
+  if (!Preprocessed)
+    Cmd.insert(Cmd.end(),
+               {"-isystem", TC.LibDir + "/include",
+                "-isystem", TC.LibDir + "/" + std::string(CanonicalIrIsa.Name) + "/include",
+                "-isystem", TC.ResourceDir + "/include"});
+  Cmd.insert(Cmd.end(), {
       "-D__popcorn__=1",
       "-ffunction-sections", "-fdata-sections", "-fno-common",
       "-fno-pic", "-fno-pie",
       // Fused multiply-add exists on aarch64 and not on generic x86-64:
       // contracting a*b+c would give each ISA different results.
       "-ffp-contract=off",
-  };
+  });
   Cmd.insert(Cmd.end(), CL.FrontendArgs.begin(), CL.FrontendArgs.end());
   return Cmd;
 }
@@ -139,7 +146,8 @@ static bool wantsDebugInfo(const CommandLine &CL) {
 static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &Exec,
                           const std::string &Source, const std::string &Object) {
   std::string Bitcode = Exec.temporary(sys::path::stem(Source), "bc");
-  std::vector<std::string> FrontEnd = frontendCommand(CL, TC);
+  std::vector<std::string> FrontEnd =
+      frontendCommand(CL, TC, StringRef(Source).ends_with(".i"));
   std::string Plugin = TC.LibDir + "/popcorn-plugin.so";
   FrontEnd.push_back("-fpass-plugin=" + Plugin);
   // A pass plugin's options exist once it is loaded; -load loads it before

@@ -5,12 +5,26 @@
 // their sizes (both ISAs are LP64 little endian and long double is fp128 on
 // both), so only target-specific annotations change.
 //
+// One ABI detail changes too: x86-64 returns the address of a struct
+// returned in memory (the sret argument) in RAX.  Its back end keeps the
+// incoming address in a register of its own from the entry to every return,
+// so across every recorded call, where no call-site record describes it
+// (VerifyCallSiteRecords stops the compile: gnulib's gl_tree_iterator in
+// m4).  On x86-64 the definitions lose the sret attribute: the address is
+// still the first argument, in RDI, as before; the function just does not
+// hand it back in RAX.  Callers compiled by LLVM never read RAX after such
+// a call (they use the address they passed), and libc calls back into the
+// program only with scalar results.
+//
 //===----------------------------------------------------------------------===//
 #include "RetargetModule.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Target/TargetMachine.h"
+
+#define DEBUG_TYPE "popcorn-retarget"
 
 using namespace llvm;
 
@@ -42,6 +56,15 @@ void retargetModule(Module &M, const TargetMachine &TM) {
     // frame-pointer chain).  -fno-omit-frame-pointer ("all") is kept.
     if (!ToAArch64 && F.getFnAttribute("frame-pointer").getValueAsString() == "non-leaf")
       F.addFnAttr("frame-pointer", "none");
+    // x86-64 would keep the sret address live across every call to return
+    // it in RAX (see the file comment).
+    if (!ToAArch64 && !F.isDeclaration())
+      for (unsigned I = 0, E = F.arg_size(); I != E; ++I)
+        if (F.hasParamAttribute(I, Attribute::StructRet)) {
+          LLVM_DEBUG(dbgs() << "popcorn: " << F.getName() << ": no sret on x86-64 (argument "
+                            << I << " stays in its register, not returned in RAX)\n");
+          F.removeParamAttr(I, Attribute::StructRet);
+        }
   }
 
   if (ToAArch64)

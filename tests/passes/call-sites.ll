@@ -15,17 +15,25 @@ entry:
 ; slot of its own: stored just before, reloaded just after, and the record
 ; names the slots: kind word alloca | size << 8 (2 | 4 << 8 = 1026,
 ; 2 | 8 << 8 = 2050).  %buf is not recorded: the program's stack objects
-; live on the object stack (ObjectStack.cpp), the same on every ISA.
-; CHECK: store i32 %n, ptr %n.across
+; live on the object stack (ObjectStack.cpp), the same on every ISA.  Each
+; slot's lifetime is its store to its reload, so the back end may give the
+; slots of different calls the same bytes.
+; CHECK: call void @llvm.lifetime.start.p0(i64 4, ptr %n.across)
+; CHECK-NEXT: store i32 %n, ptr %n.across
+; CHECK-NEXT: call void @llvm.lifetime.start.p0(i64 8, ptr %p.across)
 ; CHECK-NEXT: store ptr %p, ptr %p.across
+; CHECK-NEXT: call void @llvm.lifetime.start.p0(i64 8, ptr %d.across)
 ; CHECK-NEXT: store double %d, ptr %d.across
 ; CHECK-NEXT: %r = call i32 @callee(i32 %n) #[[ID:[0-9]+]] [ "deopt"(i64 1, i64 1026, ptr %n.across, i64 2050, ptr %p.across, i64 2050, ptr %d.across) ]
 ; The call ends its block, so instruction selection merges nothing across it.
 ; CHECK-NEXT: br label %[[AFTER:.*]]
 ; CHECK: [[AFTER]]:
 ; CHECK-NEXT: %d.reload = load double, ptr %d.across
+; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 8, ptr %d.across)
 ; CHECK-NEXT: %p.reload = load ptr, ptr %p.across
+; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 8, ptr %p.across)
 ; CHECK-NEXT: %n.reload = load i32, ptr %n.across
+; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 4, ptr %n.across)
   %r = call i32 @callee(i32 %n)
 ; CHECK: call void @llvm.memset.p0.i64(
 ; CHECK-NOT: "deopt"

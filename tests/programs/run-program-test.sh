@@ -20,6 +20,9 @@
 #
 # OPT is the optimization level of the popcorn build (default -O2).  A line
 # "// POPCORN-FLAGS: ..." in SOURCE adds options to the popcorn build (compile and link).
+# A line "// POPCORN-PREPROCESS-FIRST" makes the popcorn build go through a
+# preprocessed file (popcorn-clang -E, then -c of the .i, then the link), as
+# build systems sometimes do.
 set -eu
 . "$(dirname "$0")/../lib/runs.sh"
 if [ $# -lt 7 ]; then
@@ -40,7 +43,18 @@ periods=$(sed -n 's,^// POPCORN-SELFTEST-EVERY: *,,p' "$src")
 : "${periods:=1 7}"
 
 # Builds: each failure is reported with the tool's messages.
-if ! timeout 300 "$bin/popcorn-clang" "$opt" "$src" $popcornflags -o prog 2>build.err; then
+if grep -q '^// POPCORN-PREPROCESS-FIRST' "$src"; then
+	popcorn_build() {
+		timeout 300 "$bin/popcorn-clang" $popcornflags -E "$src" -o prog.i &&
+			timeout 300 "$bin/popcorn-clang" "$opt" $popcornflags -c prog.i -o prog.o &&
+			timeout 300 "$bin/popcorn-clang" "$opt" $popcornflags prog.o -o prog
+	}
+else
+	popcorn_build() {
+		timeout 300 "$bin/popcorn-clang" "$opt" "$src" $popcornflags -o prog
+	}
+fi
+if ! popcorn_build 2>build.err; then
 	echo "FAIL: popcorn-clang $opt $src"
 	cat build.err
 	exit 1

@@ -1,0 +1,198 @@
+#!/bin/sh
+# The real-programs suite: Debian 12 source packages built unchanged with
+# popcorn-clang through their own build systems, their own test suites run,
+# and a small workload run on the aarch64 image under qemu-aarch64 whose
+# output must equal the x86-64 run's.  Every package is also built and
+# tested with clang-19 -O2 as the baseline.
+#
+#   tests/real/run.sh BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N]
+#
+# BUILD_DIR is popcorn's build directory (BUILD_DIR/bin/popcorn-clang).
+# Sources come from 'apt-get source' (a deb-src line is needed:
+# scripts/install-deps.sh) and are kept in WORKDIR/cache (default WORKDIR:
+# BUILD_DIR/real).  Each package is described by packages/PKG.sh: how to
+# build it, run its tests and its workload.  Prints a table; the exit status
+# is 0 if every package builds, passes as many of its tests as the baseline
+# and its aarch64 workload is identical (or, for a package declared not
+# portable, if popcorn-clang refuses it with its reason).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3"
+
+usage() {
+	echo "usage: $0 BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N]" >&2
+	echo "packages: $all_packages" >&2
+	exit 2
+}
+[ $# -ge 1 ] || usage
+build=$(cd "$1" && pwd) || usage
+shift
+packages=$all_packages
+work=$build/real
+JOBS=2
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only) [ $# -ge 2 ] || usage; packages=$(echo "$2" | tr ',' ' '); shift 2 ;;
+	--workdir) [ $# -ge 2 ] || usage; work=$2; shift 2 ;;
+	--jobs) [ $# -ge 2 ] || usage; JOBS=$2; shift 2 ;;
+	*) usage ;;
+	esac
+done
+for pkg in $packages; do
+	[ -f "$here/packages/$pkg.sh" ] || { echo "$0: unknown package '$pkg'" >&2; usage; }
+done
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+cache=$work/cache
+export JOBS
+
+POPCORN_CC=$build/bin/popcorn-clang
+INSPECT=$build/bin/popcorn-inspect
+: "${BASELINE_CC:=clang-19}"
+: "${QEMU_AARCH64:=qemu-aarch64}"
+[ -x "$POPCORN_CC" ] || { echo "$0: no $POPCORN_CC (build popcorn first)" >&2; exit 2; }
+command -v "$BASELINE_CC" >/dev/null || { echo "$0: no $BASELINE_CC" >&2; exit 2; }
+command -v "$QEMU_AARCH64" >/dev/null || { echo "$0: no $QEMU_AARCH64" >&2; exit 2; }
+
+. "$here/lib.sh"
+
+# build_flavor FLAVOR CC: unpack, build and test one flavor of the package
+# in $pkgdir/FLAVOR; results in files there (built, build-secs, counts).
+build_flavor() {
+	out=$pkgdir/$1
+	rm -rf "$out"
+	mkdir -p "$out"
+	unpack "$tarball" "$out/src"
+	CC=$2
+	CFLAGS=-O2
+	export CC CFLAGS
+	start=$(now)
+	if (cd "$out/src" && pkg_build) >"$out/build.log" 2>&1; then
+		echo yes >"$out/built"
+	else
+		echo no >"$out/built"
+	fi
+	elapsed "$start" >"$out/build-secs"
+	log "$pkg: $1: built: $(cat "$out/built") ($(cat "$out/build-secs") s)"
+	echo "0 ?" >"$out/counts"
+	if [ "$(cat "$out/built")" = yes ]; then
+		start=$(now)
+		(cd "$out/src" && pkg_check) >"$out/check.log" 2>&1 || true
+		log "$pkg: $1: tests: $(cat "$out/counts") ($(elapsed "$start") s)"
+	fi
+}
+
+# run_workload DIR RUN: the workload with the programs in DIR, each run
+# through RUN (a timeout, and qemu for aarch64); its output in DIR.run.  The programs run
+# from one directory, $wl/bin, whichever image they are, so that paths in
+# their messages (argv[0]) are the same.
+run_workload() {
+	rm -rf "$wl/bin"
+	cp -R "$1" "$wl/bin"
+	set +e
+	(cd "$wl/bin" && RUN=$2 && pkg_workload) >"$1.stdout" 2>"$1.stderr" </dev/null
+	status=$?
+	set -e
+	{
+		echo "=== stdout"
+		cat "$1.stdout"
+		echo "=== stderr"
+		cat "$1.stderr"
+		echo "=== exit status $status"
+	} >"$1.run"
+}
+
+# workload: the popcorn programs' x86-64 and aarch64 images side by side,
+# each run of the workload compared with the other (and with the baseline
+# programs', for information).
+workload() {
+	wl=$pkgdir/workload
+	rm -rf "$wl"
+	mkdir -p "$wl/x86_64" "$wl/aarch64" "$wl/baseline"
+	for p in $pkg_programs; do
+		name=$(basename "$p")
+		cp "$pkgdir/popcorn/src/$p" "$wl/x86_64/$name"
+		"$INSPECT" extract --isa aarch64 "$pkgdir/popcorn/src/$p" "$wl/aarch64/$name" || return 1
+		cp "$pkgdir/baseline/src/$p" "$wl/baseline/$name" 2>/dev/null || true
+	done
+	INPUT=$pkgdir/input
+	export INPUT
+	run_workload "$wl/x86_64" "timeout 300"
+	run_workload "$wl/aarch64" "timeout 300 $QEMU_AARCH64"
+	run_workload "$wl/baseline" "timeout 300"
+	if ! cmp -s "$wl/x86_64.run" "$wl/aarch64.run"; then
+		diff -u "$wl/x86_64.run" "$wl/aarch64.run" >"$wl/diff" || true
+		log "$pkg: the aarch64 workload differs from x86-64 (first lines of $wl/diff):"
+		head -20 "$wl/diff" >&2
+		return 1
+	fi
+	if ! cmp -s "$wl/x86_64.run" "$wl/baseline.run"; then
+		diff -u "$wl/baseline.run" "$wl/x86_64.run" >"$wl/diff-baseline" || true
+		log "$pkg: note: the workload's output differs from the baseline programs' ($wl/diff-baseline)"
+	fi
+	[ -s "$wl/x86_64.stdout" ] || { log "$pkg: the workload printed nothing"; return 1; }
+}
+
+# The first error popcorn-clang printed in the build log (file, line and
+# reason), for the table's note.
+first_error() {
+	grep -m1 -E 'popcorn-clang: error|error:' "$1" | cut -c1-160 || true
+}
+
+results=$work/results
+rm -f "$results"
+for pkg in $packages; do
+	(
+		pkg_programs= pkg_unportable=
+		. "$here/packages/$pkg.sh"
+		pkgdir=$work/$pkg
+		mkdir -p "$pkgdir"
+		log "$pkg: fetching"
+		tarball=$(fetch_source "$pkg_source") || { printf '%s\tno\t-\t-\t-\t-\tno source\n' "$pkg" >>"$results"; exit 0; }
+		unpack "$tarball" "$pkgdir/input"
+		build_flavor popcorn "$POPCORN_CC"
+		build_flavor baseline "$BASELINE_CC"
+		built=$(cat "$pkgdir/popcorn/built")
+		note=
+		same=no
+		if [ "$built" = yes ]; then
+			log "$pkg: workload on x86-64 and aarch64"
+			if workload; then same=yes; fi
+		else
+			note=$(first_error "$pkgdir/popcorn/build.log")
+			[ -n "$note" ] || note="build failed: $pkgdir/popcorn/build.log"
+		fi
+		ratio=$(awk -v p="$(cat "$pkgdir/popcorn/build-secs")" -v b="$(cat "$pkgdir/baseline/build-secs")" \
+			'BEGIN { if (b > 0) printf "%.1f", p / b; else print "-" }')
+		[ -z "$pkg_unportable" ] || note="not portable: $pkg_unportable${note:+; $note}"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$pkg" "$built" \
+			"$(tr ' ' / <"$pkgdir/popcorn/counts")" "$(tr ' ' / <"$pkgdir/baseline/counts")" \
+			"$same" "$ratio" "$note" >>"$results"
+	)
+done
+
+# The table, and the verdict.
+status=0
+{
+	printf '%-10s %-7s %-14s %-14s %-16s %-11s %s\n' package builds "tests popcorn" "tests baseline" "aarch64 same" "build time" note
+	while IFS='	' read -r pkg built tp tb same ratio note; do
+		printf '%-10s %-7s %-14s %-14s %-16s %-11s %s\n' "$pkg" "$built" "$tp" "$tb" "$same" "${ratio}x" "$note"
+	done <"$results"
+} | tee "$work/table.txt"
+while IFS='	' read -r pkg built tp tb same ratio note; do
+	case $note in
+	"not portable:"*)
+		# Refused by the compiler, with its reason: what must happen.
+		[ "$built" = no ] || { echo "FAIL: $pkg is declared not portable but built"; status=1; }
+		continue ;;
+	esac
+	if [ "$built" != yes ]; then
+		echo "FAIL: $pkg does not build with popcorn-clang"; status=1
+	elif [ "${tp#*/}" = "?" ] || [ "${tp%/*}" -lt "${tb%/*}" ] || [ "${tp#*/}" != "${tb#*/}" ]; then
+		echo "FAIL: $pkg passes $tp of its tests with popcorn-clang, $tb with the baseline"; status=1
+	elif [ "$same" != yes ]; then
+		echo "FAIL: $pkg's aarch64 workload differs from x86-64"; status=1
+	fi
+done <"$results"
+[ $status -eq 0 ] && echo "real programs: all $(wc -l <"$results") packages pass"
+exit $status
