@@ -69,18 +69,39 @@ void readCycle(const char *Nodes) {
   }
 }
 
+// A decimal such as "0.05" or "20" as Numerator / Denominator.  Not strtod:
+// that would link libc's floating-point parser into every program.
+struct Decimal {
+  uint64_t Numerator, Denominator;
+};
+
+const char *readDecimal(const char *P, Decimal &Out) {
+  Out = {0, 1};
+  const char *Start = P;
+  for (; *P >= '0' && *P <= '9' && Out.Numerator < (uint64_t(1) << 58); P++)
+    Out.Numerator = Out.Numerator * 10 + uint64_t(*P - '0');
+  if (*P == '.')
+    for (P++; *P >= '0' && *P <= '9' && Out.Denominator < (uint64_t(1) << 58); P++) {
+      Out.Numerator = Out.Numerator * 10 + uint64_t(*P - '0');
+      Out.Denominator *= 10;
+    }
+  return P == Start ? nullptr : P;
+}
+
 // "20ms" and the like, in nanoseconds; 0 if malformed.
 uint64_t durationOf(const char *Value) {
-  char *Unit;
-  double Amount = strtod(Value, &Unit);
+  Decimal Amount;
+  const char *Unit = readDecimal(Value, Amount);
+  if (!Unit)
+    return 0;
   size_t UnitLength = strcspn(Unit, ";");
   struct {
     const char *Name;
-    double Nanoseconds;
-  } const Units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+    uint64_t Nanoseconds;
+  } const Units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
   for (const auto &U : Units)
-    if (Amount > 0 && UnitLength == strlen(U.Name) && !strncmp(Unit, U.Name, UnitLength))
-      return uint64_t(Amount * U.Nanoseconds);
+    if (UnitLength == strlen(U.Name) && !strncmp(Unit, U.Name, UnitLength))
+      return uint64_t((unsigned __int128)Amount.Numerator * U.Nanoseconds / Amount.Denominator);
   return 0;
 }
 
@@ -185,10 +206,13 @@ bool readTriggers() {
     Known = true;
   }
   if (const char *Random = settingOf(Settings, "random")) {
-    double P = strtod(Random, nullptr);
-    if (!(P > 0 && P <= 1))
+    Decimal P;
+    const char *End = readDecimal(Random, P);
+    if (!End || (*End && *End != ';') || !P.Numerator || P.Numerator > P.Denominator)
       malformed("POPCORN_MIGRATE", "random= needs a probability in (0, 1]");
-    Plan.RandomBelow = P >= 1 ? ~0ull : uint64_t(P * 18446744073709551616.0);
+    Plan.RandomBelow = P.Numerator == P.Denominator
+                           ? ~0ull
+                           : uint64_t(((unsigned __int128)P.Numerator << 64) / P.Denominator);
     const char *Seed = settingOf(Settings, "seed");
     Plan.RandomState = (Seed ? strtoull(Seed, nullptr, 10) : 1) * 2 + 1;
     Known = true;
