@@ -21,8 +21,8 @@
 // popcorn-llc's VerifyCallSiteRecords checks that nothing else is live
 // across a recorded call.
 //
-// Each slot lives only from its store to its reload, and says so with
-// lifetime markers: the back end's stack colouring then lets the slots of
+// Each slot lives only from its store to its reload (but a setjmp call's),
+// and says so with lifetime markers: the back end's stack colouring then lets the slots of
 // different calls share memory.  Without them every slot had bytes of its
 // own for the whole function: pcre2's compile_branch, with hundreds of
 // calls, had a 13 KiB native frame (440 bytes with clang) and its
@@ -166,13 +166,18 @@ static AllocaInst *copyAcrossCall(Value *V, CallInst *Call) {
   BasicBlock *CallBB = Call->getParent();
   const DataLayout &DL = F.getParent()->getDataLayout();
   uint64_t Bytes = DL.getTypeAllocSize(V->getType());
+  // A setjmp call's slots are read again by every longjmp back to it:
+  // they live as long as the function, and share no memory.
+  bool Lifetime = !Call->hasFnAttr(Attribute::ReturnsTwice);
   IRBuilder<> Before(Call);
-  Before.CreateLifetimeStart(Slot, Before.getInt64(Bytes));
+  if (Lifetime)
+    Before.CreateLifetimeStart(Slot, Before.getInt64(Bytes));
   new StoreInst(V, Slot, Call->getIterator());
   auto *Reload = new LoadInst(V->getType(), Slot, V->getName() + ".reload",
                               std::next(Call->getIterator()));
   IRBuilder<> After(Reload->getNextNode());
-  After.CreateLifetimeEnd(Slot, After.getInt64(Bytes));
+  if (Lifetime)
+    After.CreateLifetimeEnd(Slot, After.getInt64(Bytes));
   BasicBlock *DefBB =
       isa<Instruction>(V) ? cast<Instruction>(V)->getParent() : &F.getEntryBlock();
 

@@ -3,12 +3,13 @@
 
 # run NAME COMMAND...: stdout, stderr and the exit status of one run, in
 # NAME.run for diff (and NAME.stdout, NAME.stderr).  Standard input is the
-# file $stdin if set, else empty.
+# file $stdin if set, else empty; the run may take $run_timeout seconds
+# (default 60).
 run() {
 	name=$1
 	shift
 	set +e
-	timeout 60 "$@" <"${stdin:-/dev/null}" >"$name.stdout" 2>"$name.stderr"
+	timeout "${run_timeout:-60}" "$@" <"${stdin:-/dev/null}" >"$name.stdout" 2>"$name.stderr"
 	status=$?
 	set -e
 	{

@@ -1,3 +1,4 @@
+// POPCORN-RUN-TIMEOUT: 180
 // POPCORN-MIGRATE: no, thousands of moves, each refetching every page the thread touches: beyond the time limit
 // POPCORN-SELFTEST-EVERY: 13 101
 /* Deep and mutual recursion.  Thousands of frames deep, not more: the

@@ -37,6 +37,8 @@ mkdir -p "$work"
 cd "$work"
 
 popcornflags=$(sed -n 's,^// POPCORN-FLAGS: *,,p' "$src")
+# Seconds one run may take (a line "// POPCORN-RUN-TIMEOUT: N"; default 60).
+run_timeout=$(sed -n 's,^// POPCORN-RUN-TIMEOUT: *,,p' "$src")
 # How often the self-test rewrites the stack: every migration point and
 # every 7th, unless the program asks for fewer (deep recursion under qemu).
 periods=$(sed -n 's,^// POPCORN-SELFTEST-EVERY: *,,p' "$src")
