@@ -66,7 +66,9 @@ static void addPositional(CommandLine &CL, const std::string &Arg,
                           const std::string &Language) {
   if (Arg == "-" || Language == "c" || Language == "cpp-output" ||
       endsWith(Arg, ".c") || endsWith(Arg, ".i")) {
-    CL.Inputs.push_back({Input::Source, Arg});
+    // The language goes to the front end with the file: "-x c" makes a
+    // source of any name (configure compiles /dev/null and stdin).
+    CL.Inputs.push_back({Input::Source, Arg, Language});
   } else if (endsWith(Arg, ".o") || endsWith(Arg, ".lo") || endsWith(Arg, ".obj")) {
     CL.Inputs.push_back({Input::Object, Arg});
   } else if (endsWith(Arg, ".a")) {

@@ -27,6 +27,7 @@ enum class FinalPhase {
 struct Input {
   enum Kind { Source, Object, Archive, Library /* -lNAME */ } Type;
   std::string Value; // a path, or NAME for -lNAME
+  std::string Language = {}; // a source's -x language ("c", "cpp-output"), empty if none
 };
 
 struct CommandLine {

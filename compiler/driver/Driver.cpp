@@ -143,11 +143,28 @@ static bool wantsDebugInfo(const CommandLine &CL) {
   return Wants;
 }
 
+// The front end's arguments naming one source: its -x language, if the
+// command line gave one (or "-x none" after a source that had one), then
+// the file.
+static void addSource(std::vector<std::string> &Cmd, const Input &In,
+                      std::string &LanguageInEffect) {
+  if (In.Language != LanguageInEffect) {
+    Cmd.insert(Cmd.end(), {"-x", In.Language.empty() ? "none" : In.Language});
+    LanguageInEffect = In.Language;
+  }
+  Cmd.push_back(In.Value);
+}
+
+static bool isPreprocessed(const Input &In) {
+  return In.Language.empty() ? StringRef(In.Value).ends_with(".i") : In.Language == "cpp-output";
+}
+
 static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &Exec,
-                          const std::string &Source, const std::string &Object) {
+                          const Input &In, const std::string &Object) {
+  const std::string &Source = In.Value;
   std::string Bitcode = Exec.temporary(sys::path::stem(Source), "bc");
   std::vector<std::string> FrontEnd =
-      frontendCommand(CL, TC, StringRef(Source).ends_with(".i"));
+      frontendCommand(CL, TC, isPreprocessed(In));
   std::string Plugin = TC.LibDir + "/popcorn-plugin.so";
   FrontEnd.push_back("-fpass-plugin=" + Plugin);
   // A pass plugin's options exist once it is loaded; -load loads it before
@@ -166,7 +183,10 @@ static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &
   bool LinesOnly = !wantsDebugInfo(CL);
   if (LinesOnly)
     FrontEnd.push_back("-gline-tables-only");
-  FrontEnd.insert(FrontEnd.end(), {"-O" + CL.OptLevel, "-emit-llvm", "-c", Source, "-o", Bitcode});
+  FrontEnd.insert(FrontEnd.end(), {"-O" + CL.OptLevel, "-emit-llvm", "-c"});
+  std::string Language;
+  addSource(FrontEnd, In, Language);
+  FrontEnd.insert(FrontEnd.end(), {"-o", Bitcode});
   if (!Exec.run(FrontEnd))
     return false;
   std::vector<std::string> BackEnd = {TC.BinDir + "/popcorn-llc",
@@ -222,8 +242,9 @@ int runDriver(const CommandLine &CL, const Toolchain &TC) {
     Cmd.push_back("-E");
     if (!CL.Output.empty())
       Cmd.insert(Cmd.end(), {"-o", CL.Output});
+    std::string Language;
     for (const Input &In : CL.Inputs)
-      Cmd.push_back(In.Value);
+      addSource(Cmd, In, Language);
     return Exec.run(Cmd) ? 0 : 1;
   }
 
@@ -232,7 +253,7 @@ int runDriver(const CommandLine &CL, const Toolchain &TC) {
       std::string Object = !CL.Output.empty()
                                ? CL.Output
                                : replaceExtension(sys::path::filename(In.Value), "o");
-      if (!compileSource(CL, TC, Exec, In.Value, Object))
+      if (!compileSource(CL, TC, Exec, In, Object))
         return 1;
     }
     return 0;
@@ -252,7 +273,7 @@ int runDriver(const CommandLine &CL, const Toolchain &TC) {
     switch (In.Type) {
     case Input::Source: {
       std::string Object = Exec.temporary(sys::path::stem(In.Value), "o");
-      if (!compileSource(CL, TC, Exec, In.Value, Object))
+      if (!compileSource(CL, TC, Exec, In, Object))
         return 1;
       Link.push_back(Object);
       break;

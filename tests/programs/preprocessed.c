@@ -1,7 +1,9 @@
 /* Built through a preprocessed file with -Werror (configure's and some
- * makefiles' way): popcorn-clang used to pass its include directories when
- * compiling the .i too, and clang's "argument unused during compilation"
- * warnings became errors. */
+ * makefiles' way): preprocessed from standard input with -x c (popcorn-clang
+ * used to drop -x, so clang took the input for a linker input), then the .i
+ * compiled (popcorn-clang used to pass its include directories there too,
+ * and clang's "argument unused during compilation" warnings became
+ * errors). */
 #include <stdio.h>
 #include <string.h>
 

@@ -21,8 +21,8 @@
 # OPT is the optimization level of the popcorn build (default -O2).  A line
 # "// POPCORN-FLAGS: ..." in SOURCE adds options to the popcorn build (compile and link).
 # A line "// POPCORN-PREPROCESS-FIRST" makes the popcorn build go through a
-# preprocessed file (popcorn-clang -E, then -c of the .i, then the link), as
-# build systems sometimes do.
+# preprocessed file, as build systems sometimes do: popcorn-clang -E -x c
+# of the source on standard input, then -c of the .i, then the link.
 set -eu
 . "$(dirname "$0")/../lib/runs.sh"
 if [ $# -lt 7 ]; then
@@ -47,7 +47,7 @@ periods=$(sed -n 's,^// POPCORN-SELFTEST-EVERY: *,,p' "$src")
 # Builds: each failure is reported with the tool's messages.
 if grep -q '^// POPCORN-PREPROCESS-FIRST' "$src"; then
 	popcorn_build() {
-		timeout 300 "$bin/popcorn-clang" $popcornflags -E "$src" -o prog.i &&
+		timeout 300 "$bin/popcorn-clang" $popcornflags -E -x c - -o prog.i <"$src" &&
 			timeout 300 "$bin/popcorn-clang" "$opt" $popcornflags -c prog.i -o prog.o &&
 			timeout 300 "$bin/popcorn-clang" "$opt" $popcornflags prog.o -o prog
 	}

@@ -76,3 +76,13 @@ TEST(CommandLine, RejectsIsaSpecificAndUnsupportedInput) {
   EXPECT_NE(onlyError({"-c", "a.c", "b.c", "-o", "x.o"}).find("-o with -c"), std::string::npos);
   EXPECT_NE(onlyError({"x.c", "-o"}).find("needs a value"), std::string::npos);
 }
+
+TEST(CommandLine, SourcesKeepTheirLanguage) {
+  CommandLine CL = parse({"-E", "-x", "c", "/dev/null", "-x", "none", "b.c", "-xcpp-output", "-"});
+  EXPECT_TRUE(CL.Errors.empty());
+  ASSERT_EQ(CL.Inputs.size(), 3u);
+  EXPECT_EQ(CL.Inputs[0].Type, Input::Source);
+  EXPECT_EQ(CL.Inputs[0].Language, "c");
+  EXPECT_EQ(CL.Inputs[1].Language, "");
+  EXPECT_EQ(CL.Inputs[2].Language, "cpp-output");
+}
