@@ -186,14 +186,27 @@ static Error addFrameRules(StringRef File, Isa I, const DWARFDebugFrame &EhFrame
   return Error::success();
 }
 
-Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
+// Executable as a 64-bit little-endian ELF file, owned by Owner.
+static Expected<const ELF64LEObjectFile *> openElf(MemoryBufferRef Executable,
+                                                   std::unique_ptr<ObjectFile> &Owner) {
   StringRef File = Executable.getBufferIdentifier();
   Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(Executable);
   if (!Obj)
     return tableError(File, toString(Obj.takeError()));
-  auto *Elf = dyn_cast<ELF64LEObjectFile>(Obj->get());
+  Owner = std::move(*Obj);
+  auto *Elf = dyn_cast<ELF64LEObjectFile>(Owner.get());
   if (!Elf)
     return tableError(File, "not a 64-bit little-endian ELF file");
+  return Elf;
+}
+
+Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
+  StringRef File = Executable.getBufferIdentifier();
+  std::unique_ptr<ObjectFile> Owner;
+  Expected<const ELF64LEObjectFile *> Opened = openElf(Executable, Owner);
+  if (!Opened)
+    return Opened.takeError();
+  const ELF64LEObjectFile *Elf = *Opened;
   CallSiteTable Table;
   Table.Target = Elf->getELFFile().getHeader().e_machine == ELF::EM_AARCH64 ? Isa::AArch64 : Isa::X86_64;
 
@@ -362,12 +375,11 @@ struct BlobReader {
 
 Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
   StringRef File = Executable.getBufferIdentifier();
-  Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(Executable);
-  if (!Obj)
-    return tableError(File, toString(Obj.takeError()));
-  auto *Elf = dyn_cast<ELF64LEObjectFile>(Obj->get());
-  if (!Elf)
-    return tableError(File, "not a 64-bit little-endian ELF file");
+  std::unique_ptr<ObjectFile> Owner;
+  Expected<const ELF64LEObjectFile *> Opened = openElf(Executable, Owner);
+  if (!Opened)
+    return Opened.takeError();
+  const ELF64LEObjectFile *Elf = *Opened;
   uint16_t Machine = Elf->getELFFile().getHeader().e_machine;
   CallSiteTable Table;
   Table.Target = Machine == ELF::EM_AARCH64 ? Isa::AArch64 : Isa::X86_64;
