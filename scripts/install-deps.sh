@@ -34,10 +34,14 @@ apt-get install -y -qq --no-install-recommends $packages >/dev/null
 # The benchmarks' stock aarch64 baseline (bench/size.sh): Debian's aarch64
 # musl, through multiarch.  Optional: without it bench/size.sh uses the
 # project's own aarch64 musl and says so.
+# Never fatal: a mirror without arm64 must not stop the build.
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	dpkg --add-architecture arm64
-	apt-get update -qq
+	if ! apt-get update -qq; then
+		dpkg --remove-architecture arm64 || true
+		apt-get update -qq || true
+	fi
 fi
-apt-get install -y -qq --no-install-recommends musl-dev:arm64 >/dev/null ||
+apt-get install -y -qq --no-install-recommends musl-dev:arm64 >/dev/null 2>&1 ||
 	echo "install-deps: musl-dev:arm64 not installed (bench/size.sh falls back)" >&2
 echo "install-deps: done"
