@@ -227,9 +227,11 @@ for pkg in $packages; do
 			note="${note:+$note; }$pkg_musl_differences test(s) fail with musl by design (packages/$pkg.sh)"
 		tm=-
 		[ ! -f "$pkgdir/musl/counts" ] || tm=$(tr ' ' / <"$pkgdir/musl/counts")
+		# The note last: it may be empty, and read merges empty fields
+		# between tabs (a tab is white space to IFS).
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$pkg" "$built" \
 			"$(tr ' ' / <"$pkgdir/popcorn/counts")" "$(tr ' ' / <"$pkgdir/baseline/counts")" "$tm" \
-			"$same" "$ratio" "$note" "$(verdict)" >>"$results"
+			"$same" "$ratio" "$(verdict)" "$note" >>"$results"
 	)
 done
 
@@ -243,12 +245,12 @@ row() {
 }
 {
 	row package builds "tests popcorn" "tests baseline" "tests musl" "aarch64 same" "build time" note
-	while IFS='	' read -r pkg built tp tb tm same ratio note v; do
+	while IFS='	' read -r pkg built tp tb tm same ratio v note; do
 		row "$pkg" "$built" "$tp" "$tb" "$tm" "$same" "${ratio}x" "$note"
 	done <"$results"
 } | tee "$work/table.txt"
 status=0
-while IFS='	' read -r pkg built tp tb tm same ratio note v; do
+while IFS='	' read -r pkg built tp tb tm same ratio v note; do
 	[ "$v" = ok ] || { echo "FAIL: $pkg: $v"; status=1; }
 done <"$results"
 [ $status -eq 0 ] && echo "real programs: all $(wc -l <"$results") packages pass"
