@@ -1,4 +1,4 @@
-# pcre2 10.42: ./configure --disable-shared && make (the 8-bit library,
+# pcre2 10.42: ./configure $CONFIGURE_HOST --disable-shared && make (the 8-bit library,
 # pcre2test and pcre2grep; no JIT: that is the default, and a JIT emits one
 # ISA's code), its test suite with make check (RunTest, RunGrepTest and
 # pcre2posix_test in the automake harness).
@@ -6,7 +6,7 @@ pkg_source=pcre2
 pkg_programs="pcre2test pcre2grep"
 
 pkg_build() {
-	./configure --disable-shared && make -j"$JOBS"
+	./configure $CONFIGURE_HOST --disable-shared && make -j"$JOBS"
 }
 
 pkg_check() {

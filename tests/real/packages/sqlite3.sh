@@ -1,4 +1,4 @@
-# SQLite 3.40.1: ./configure --disable-tcl && make sqlite3.c sqlite3 (the
+# SQLite 3.40.1: ./configure $CONFIGURE_HOST --disable-tcl && make sqlite3.c sqlite3 (the
 # amalgamation, made with tclsh, and the shell built from it).  The test
 # suite proper needs Tcl (testfixture); the test programs that do not are
 # run: fuzzcheck over the fuzz databases and sessionfuzz (make fuzztest).
@@ -8,7 +8,7 @@ pkg_programs="sqlite3"
 
 pkg_build() {
 	command -v tclsh >/dev/null || { echo "sqlite3: making sqlite3.c needs tclsh (apt-get install tcl)"; return 1; }
-	./configure --disable-tcl --disable-shared && make -j"$JOBS" sqlite3.c && make sqlite3
+	./configure $CONFIGURE_HOST --disable-tcl --disable-shared && make -j"$JOBS" sqlite3.c && make sqlite3
 }
 
 pkg_check() {

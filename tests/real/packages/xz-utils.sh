@@ -1,11 +1,11 @@
-# xz-utils 5.4.1: ./configure --disable-shared && make (liblzma, xz, xzdec,
+# xz-utils 5.4.1: ./configure $CONFIGURE_HOST --disable-shared && make (liblzma, xz, xzdec,
 # lzmainfo; static: popcorn programs are static executables), its test
 # suite with make check (tests/, the automake harness).
 pkg_source=xz-utils
 pkg_programs="src/xz/xz src/xzdec/xzdec"
 
 pkg_build() {
-	./configure --disable-shared && make -j"$JOBS"
+	./configure $CONFIGURE_HOST --disable-shared && make -j"$JOBS"
 }
 
 pkg_check() {
