@@ -1,4 +1,4 @@
-# gzip 1.12: ./configure $CONFIGURE_HOST && make, its test suite with make check (the
+# gzip 1.12: ./configure && make, its test suite with make check (the
 # automake harness in tests/, gnulib's tests are not part of gzip's).
 pkg_source=gzip
 pkg_programs="gzip"

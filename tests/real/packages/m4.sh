@@ -1,4 +1,4 @@
-# GNU m4 1.4.19: ./configure $CONFIGURE_HOST && make, its test suite with make check: the
+# GNU m4 1.4.19: ./configure && make, its test suite with make check: the
 # examples of the manual (checks/, run by check-them) and gnulib's tests
 # (tests/, the automake harness).
 pkg_source=m4

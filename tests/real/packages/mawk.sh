@@ -1,4 +1,4 @@
-# mawk 1.3.4-20200120: ./configure $CONFIGURE_HOST && make, its tests with make check
+# mawk 1.3.4-20200120: ./configure && make, its tests with make check
 # (test/mawktest: sections of checks, each OK or failing; test/fpe_test).
 pkg_source=mawk
 pkg_programs="mawk"

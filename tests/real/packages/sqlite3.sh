@@ -1,4 +1,4 @@
-# SQLite 3.40.1: ./configure $CONFIGURE_HOST --disable-tcl && make sqlite3.c sqlite3 (the
+# SQLite 3.40.1: ./configure --disable-tcl && make sqlite3.c sqlite3 (the
 # amalgamation, made with tclsh, and the shell built from it).  The test
 # suite proper needs Tcl (testfixture); the test programs that do not are
 # run: fuzzcheck over the fuzz databases and sessionfuzz (make fuzztest).

@@ -1,4 +1,4 @@
-# xz-utils 5.4.1: ./configure $CONFIGURE_HOST --disable-shared && make (liblzma, xz, xzdec,
+# xz-utils 5.4.1: ./configure --disable-shared && make (liblzma, xz, xzdec,
 # lzmainfo; static: popcorn programs are static executables), its test
 # suite with make check (tests/, the automake harness).
 pkg_source=xz-utils
