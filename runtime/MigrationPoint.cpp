@@ -41,6 +41,9 @@ extern const popcorn_metadata __popcorn_metadata;
 void popcorn_call_on_stack(void *Top, void (*Fn)(void *), void *Arg);
 [[noreturn]] void popcorn_resume(const RegisterSet *Registers);
 void popcorn_migration_point_slow(RegisterSet *Registers);
+// musl's signal return trampoline: the return address of a signal
+// handler's frame (the kernel's signal frame is above it).
+void __restore_rt();
 }
 
 namespace {
@@ -76,7 +79,10 @@ const char *modeName(Mode M) { return M == Mode::SameIsa ? "same" : "roundtrip";
   abort();
 }
 
-// POPCORN_CHECK_UNWIND: walk from the migration point to the thread's base.
+// POPCORN_CHECK_UNWIND: walk from the migration point to the thread's base,
+// or to a signal frame: a handler's frames are walked up to the kernel's
+// frame, whose return address is musl's __restore_rt.  No migration crosses
+// a signal frame (the stack rewrite refuses it), so the walk ends there.
 void checkStack(RegisterSet &Registers) {
   IsaTables Tables(&__popcorn_metadata, uint16_t(Registers.Machine));
   if (!Tables.valid())
@@ -91,6 +97,11 @@ void checkStack(RegisterSet &Registers) {
       noteDepth(Depth + 1);
       return;
     case StepResult::NotACallSite:
+      if (Cursor.pc() == reinterpret_cast<uint64_t>(&__restore_rt)) {
+        __atomic_add_fetch(&Stats.Walks, 1, __ATOMIC_RELAXED);
+        noteDepth(Depth + 1);
+        return;
+      }
       unwindFailed("not a recorded call site", Cursor.pc(), Depth);
     case StepResult::UnknownRule:
       unwindFailed("a frame popcorn cannot follow", Cursor.pc(), Depth);

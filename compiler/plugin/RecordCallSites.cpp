@@ -5,7 +5,7 @@
 // helpers.  A libc function counts (qsort calls back into the program).
 //
 // Which values: every SSA value live across the call crosses it through a
-// stack slot of its own (copyAcrossCall): stored just before the call, loaded
+// stack slot of its own (copyAcrossCalls): stored just before the call, loaded
 // just after it, and the code after the call uses the loaded value.  The
 // record names the slots (as frame addresses and sizes), so a value a rewrite
 // writes there is the value the code goes on with.  The program's own stack
@@ -36,6 +36,7 @@
 #include "Migratable.h"
 #include "popcorn/CallSiteRecord.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -154,54 +155,69 @@ liveAcrossCalls(Function &F, function_ref<bool(const CallInst &)> Recorded) {
   return Result;
 }
 
-// V crosses Call through a stack slot.  Uses the call can reach read the
-// reloaded value, the others V; where both reach a use, a phi merges them
-// (SSAUpdater).
-static AllocaInst *copyAcrossCall(Value *V, CallInst *Call) {
-  Function &F = *Call->getFunction();
-  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses a call of " << F.getName()
-                    << " on the stack\n");
-  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
-  AllocaInst *Slot = Entry.CreateAlloca(V->getType(), nullptr, V->getName() + ".across");
-  BasicBlock *CallBB = Call->getParent();
+// V crosses each of Calls (each the last instruction of its block, After[C]
+// the block that follows it) through a stack slot of its own: stored just
+// before the call, reloaded at the top of the block after it.  Every use of
+// V reads the version that reaches it: V itself, a reload, or a phi merging
+// them (SSAUpdater, with all versions known at once, so that one pass per
+// value does what used to take a new liveness analysis of the whole
+// function after every call: quadratic, 40 of the 47 seconds duktape.c
+// took to compile).  The slots go to SlotOf[{C, V}].
+static void copyAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
+                            const DenseMap<CallInst *, BasicBlock *> &After,
+                            DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> &SlotOf) {
+  Function &F = *Calls.front()->getFunction();
+  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses " << Calls.size() << " call(s) in "
+                    << F.getName() << " on the stack\n");
   const DataLayout &DL = F.getParent()->getDataLayout();
-  uint64_t Bytes = DL.getTypeAllocSize(V->getType());
+  Type *Ty = V->getType();
+  uint64_t Bytes = DL.getTypeAllocSize(Ty);
   // A setjmp call's slots are read again by every longjmp back to it:
   // they live as long as the function, and share no memory.
-  bool Lifetime = !Call->hasFnAttr(Attribute::ReturnsTwice);
-  IRBuilder<> Before(Call);
-  if (Lifetime)
-    Before.CreateLifetimeStart(Slot, Before.getInt64(Bytes));
-  new StoreInst(V, Slot, Call->getIterator());
-  auto *Reload = new LoadInst(V->getType(), Slot, V->getName() + ".reload",
-                              std::next(Call->getIterator()));
-  IRBuilder<> After(Reload->getNextNode());
-  if (Lifetime)
-    After.CreateLifetimeEnd(Slot, After.getInt64(Bytes));
+  auto Lifetime = [](CallInst *Call) { return !Call->hasFnAttr(Attribute::ReturnsTwice); };
   BasicBlock *DefBB =
       isa<Instruction>(V) ? cast<Instruction>(V)->getParent() : &F.getEntryBlock();
-
-  SSAUpdater Updater;
-  Updater.Initialize(V->getType(), V->getName());
-  Updater.AddAvailableValue(DefBB, V);
-  Updater.AddAvailableValue(CallBB, Reload);
   SmallVector<Use *, 16> Uses;
   for (Use &U : V->uses())
     Uses.push_back(&U);
+
+  SSAUpdater Updater;
+  Updater.Initialize(Ty, V->getName());
+  Updater.AddAvailableValue(DefBB, V);
+  DenseMap<BasicBlock *, LoadInst *> ReloadIn;
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  for (CallInst *Call : Calls) {
+    AllocaInst *Slot = Entry.CreateAlloca(Ty, nullptr, V->getName() + ".across");
+    SlotOf[{Call, V}] = Slot;
+    BasicBlock *Next = After.lookup(Call);
+    auto *Reload =
+        new LoadInst(Ty, Slot, V->getName() + ".reload", Next->getFirstInsertionPt());
+    if (Lifetime(Call))
+      IRBuilder<>(Reload->getNextNode()).CreateLifetimeEnd(Slot, Entry.getInt64(Bytes));
+    Updater.AddAvailableValue(Next, Reload);
+    ReloadIn[Next] = Reload;
+  }
+  // The version that reaches each call is the one at the end of its block:
+  // nothing but the call follows what defines it there.
+  for (CallInst *Call : Calls) {
+    Value *Reaching = Updater.GetValueAtEndOfBlock(Call->getParent());
+    IRBuilder<> Before(Call);
+    AllocaInst *Slot = SlotOf[{Call, V}];
+    if (Lifetime(Call))
+      Before.CreateLifetimeStart(Slot, Before.getInt64(Bytes));
+    Before.CreateStore(Reaching, Slot);
+  }
   for (Use *U : Uses) {
     auto *User = cast<Instruction>(U->getUser());
-    if (isa<PHINode>(User)) {
-      Updater.RewriteUse(*U); // the value at the end of the incoming block
-    } else if (User->getParent() == CallBB) {
-      if (!User->comesBefore(Reload))
-        U->set(Reload);
-      else if (DefBB != CallBB)
-        U->set(Updater.GetValueInMiddleOfBlock(CallBB));
-    } else if (User->getParent() != DefBB) {
-      Updater.RewriteUse(*U);
-    } // else: below V in its own block, before any path through the call
+    BasicBlock *BB = User->getParent();
+    if (isa<PHINode>(User))
+      Updater.RewriteUse(*U); // the version at the end of the incoming block
+    else if (LoadInst *Reload = ReloadIn.lookup(BB))
+      U->set(Reload); // below the reload at the top of its block
+    else if (BB != DefBB)
+      Updater.RewriteUse(*U); // the version live into its block
+    // else: below V in V's block, which no call ends before the use
   }
-  return Slot;
 }
 
 // One ID per call site, the same on every ISA: the program's ISAs share this
@@ -216,8 +232,8 @@ static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index,
   return xxh3_64bits(Key);
 }
 
-static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Slots, uint64_t Id,
-                           uint64_t Header) {
+static void addRecord(CallInst *Call, ArrayRef<AllocaInst *> Slots, uint64_t Id,
+                      uint64_t Header) {
   IRBuilder<> B(Call);
   const DataLayout &DL = Call->getModule()->getDataLayout();
   // The line names the site in a mismatch report (popcorn-clang compiles
@@ -237,7 +253,6 @@ static CallInst *addRecord(CallInst *Call, ArrayRef<AllocaInst *> Slots, uint64_
   New->addFnAttr(Attribute::get(Call->getContext(), "statepoint-id", utostr(Id)));
   Call->replaceAllUsesWith(New);
   Call->eraseFromParent();
-  return New;
 }
 
 PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
@@ -250,28 +265,31 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       continue;
     auto Recorded = [this](const CallInst &Call) { return recorded(Call); };
     DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, Recorded);
-    // One call at a time, in program order: its copies change what is live
-    // across the others (never adding to a call's count: a copy only
-    // replaces a value by its reload or a merge of both).
+    SmallVector<CallInst *, 16> Calls;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && Live.count(Call))
+        Calls.push_back(Call);
+    // Every recorded call ends its block.  Instruction selection works a
+    // block at a time and merges equal expressions within one (an address
+    // computed from the object-stack frame before and after the call, an
+    // aarch64 adrp): one value then lives across the call that no record
+    // names.  From another block the back end computes it anew.  The
+    // reloads go to the top of the block after the call.
+    DenseMap<CallInst *, BasicBlock *> After;
+    for (CallInst *Call : Calls)
+      After[Call] = SplitBlock(Call->getParent(), Call->getNextNode());
+    // Each value crosses all its calls at once.
+    MapVector<Value *, SmallVector<CallInst *, 4>> Crossings;
+    for (CallInst *Call : Calls)
+      for (Value *V : Live[Call])
+        Crossings[V].push_back(Call);
+    DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> SlotOf;
+    for (auto &[V, Crossed] : Crossings)
+      copyAcrossCalls(V, Crossed, After, SlotOf);
     DenseMap<CallInst *, SmallVector<AllocaInst *, 8>> Slots;
-    for (unsigned Round = 0;; ++Round) {
-      if (Round > 4 * Live.size() + 8)
-        report_fatal_error("popcorn: live values across the calls of '" + F.getName() +
-                           "' do not settle");
-      CallInst *Next = nullptr;
-      for (Instruction &I : instructions(F)) {
-        auto It = Live.find(dyn_cast<CallInst>(&I));
-        if (It != Live.end() && !It->second.empty()) {
-          Next = It->first;
-          break;
-        }
-      }
-      if (!Next)
-        break;
-      for (Value *V : SmallVector<Value *, 16>(Live[Next]))
-        Slots[Next].push_back(copyAcrossCall(V, Next));
-      Live = liveAcrossCalls(F, Recorded);
-    }
+    for (CallInst *Call : Calls)
+      for (Value *V : Live[Call])
+        Slots[Call].push_back(SlotOf[{Call, V}]);
     // A variable-length object left on the native stack would move the
     // frame's layout at run time: no record of the function is complete
     // then.  (The program's objects are on the object stack by now,
@@ -292,21 +310,10 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
                       (CallScope == Scope::Libc ? CSR_LIBC : 0) |
                       (StartsVaList ? CSR_VA_LIST : 0);
 
-    SmallVector<CallInst *, 16> Calls;
-    for (Instruction &I : instructions(F))
-      if (auto *Call = dyn_cast<CallInst>(&I); Call && Live.count(Call))
-        Calls.push_back(Call);
     unsigned Index = 0;
     for (CallInst *Call : Calls) {
       uint64_t Flags = Call->hasFnAttr(Attribute::ReturnsTwice) ? CSR_RETURNS_TWICE : 0;
-      CallInst *Recorded = addRecord(Call, Slots.lookup(Call),
-                                     callSiteId(M, F, Index++, CallScope), Header | Flags);
-      // The call ends its block.  Instruction selection works a block at a
-      // time and merges equal expressions within one (an address computed
-      // from the object-stack frame before and after the call, an aarch64
-      // adrp): one value then lives across the call that no record names.
-      // From another block the back end computes it anew.
-      SplitBlock(Recorded->getParent(), Recorded->getNextNode());
+      addRecord(Call, Slots.lookup(Call), callSiteId(M, F, Index++, CallScope), Header | Flags);
       Changed = true;
     }
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()

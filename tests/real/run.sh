@@ -93,7 +93,14 @@ build_flavor() {
 	unpack "$tarball" "$out/src"
 	CC=$2
 	CFLAGS=-O2
-	export CC CFLAGS
+	# popcorn-clang compiles C for aarch64's C ABI on every ISA (the
+	# canonical IR is aarch64's), so an autoconf host is aarch64: guessed
+	# from this machine, x86_64, gnulib decides the C ABI is i386 (its
+	# config.h then defines __i386__ and picks x87 code).  Configure finds
+	# that the programs run here, so it does not cross-compile.
+	CONFIGURE_HOST=
+	[ "$1" != popcorn ] || CONFIGURE_HOST=--host=aarch64-unknown-linux-musl
+	export CC CFLAGS CONFIGURE_HOST
 	start=$(now)
 	if (cd "$out/src" && pkg_build) >"$out/build.log" 2>&1; then
 		echo yes >"$out/built"

@@ -4,7 +4,7 @@ pkg_source=gzip
 pkg_programs="gzip"
 
 pkg_build() {
-	./configure && make -j"$JOBS"
+	./configure $CONFIGURE_HOST && make -j"$JOBS"
 }
 
 pkg_check() {

@@ -5,7 +5,7 @@ pkg_source=m4
 pkg_programs="src/m4"
 
 pkg_build() {
-	./configure && make -j"$JOBS"
+	./configure $CONFIGURE_HOST && make -j"$JOBS"
 }
 
 pkg_check() {

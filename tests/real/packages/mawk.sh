@@ -4,7 +4,7 @@ pkg_source=mawk
 pkg_programs="mawk"
 
 pkg_build() {
-	./configure && make -j"$JOBS"
+	./configure $CONFIGURE_HOST && make -j"$JOBS"
 }
 
 pkg_check() {

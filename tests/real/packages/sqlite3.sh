@@ -8,7 +8,7 @@ pkg_programs="sqlite3"
 
 pkg_build() {
 	command -v tclsh >/dev/null || { echo "sqlite3: making sqlite3.c needs tclsh (apt-get install tcl)"; return 1; }
-	./configure --disable-tcl --disable-shared && make -j"$JOBS" sqlite3.c && make sqlite3
+	./configure $CONFIGURE_HOST --disable-tcl --disable-shared && make -j"$JOBS" sqlite3.c && make sqlite3
 }
 
 pkg_check() {

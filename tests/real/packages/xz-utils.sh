@@ -5,7 +5,7 @@ pkg_source=xz-utils
 pkg_programs="src/xz/xz src/xzdec/xzdec"
 
 pkg_build() {
-	./configure --disable-shared && make -j"$JOBS"
+	./configure $CONFIGURE_HOST --disable-shared && make -j"$JOBS"
 }
 
 pkg_check() {
