@@ -2,8 +2,8 @@
 //
 // musl's __libc_start_main calls __popcorn_start before anything else
 // (libc-patches/common/0002-node-hooks.patch).  It maps this process's
-// runtime state, then either becomes a remote node (POPCORN_NODE=ID:FD in
-// the environment: started by a home node) or sets up the home node: the
+// runtime state, then either becomes a remote node (POPCORN_NODE=ID:FD or
+// ID:FD:KEYFD in the environment: started by popcorn-node or a home node) or sets up the home node: the
 // arena and the node table.
 //
 //===----------------------------------------------------------------------===//
@@ -36,14 +36,15 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
   for (char **E = Envp; *E; E++) {
     if (strncmp(*E, "POPCORN_NODE=", 13))
       continue;
-    char *Colon;
+    char *Colon, *End;
     long Id = strtol(*E + 13, &Colon, 10);
-    long Fd = *Colon == ':' ? strtol(Colon + 1, nullptr, 10) : -1;
-    if (Id <= 0 || Id >= MaxNodes || Fd < 0) {
+    long Fd = *Colon == ':' ? strtol(Colon + 1, &End, 10) : -1;
+    long KeyFd = Fd >= 0 && *End == ':' ? strtol(End + 1, &End, 10) : -1;
+    if (Id <= 0 || Id >= MaxNodes || Fd < 0 || *End) {
       Line() << "popcorn: POPCORN_NODE is set by the home node for the nodes it starts";
       sys::exitGroup(2);
     }
-    runRemoteNode(int(Id), int(Fd), Envp);
+    runRemoteNode(int(Id), int(Fd), int(KeyFd), Envp);
   }
 
   // Without the arena the program runs, but no thread can leave.
