@@ -7,6 +7,7 @@
 #include "NodeState.h"
 #include "Report.h"
 #include "Syscall.h"
+#include "Text.h"
 #include "SystemCalls.h"
 #include "Thread.h"
 #include "Triggers.h"
@@ -53,13 +54,15 @@ uint16_t machineOf(const char *Isa, size_t Length) {
 // or tcp:HOST:PORT.
 bool readNode(const char *Entry, const char *End) {
   NodeState &N = node();
-  char *After;
-  long Id = strtol(Entry, &After, 10);
+  const char *After = Entry;
+  uint64_t Id;
+  if (!readUnsigned(After, MaxNodes - 1, Id) || *After != ':')
+    return false;
   const char *Isa = After + 1;
   const char *IsaEnd = Isa;
   while (IsaEnd < End && *IsaEnd != ':')
     IsaEnd++;
-  if (After == Entry || *After != ':' || Id < 0 || Id >= MaxNodes || IsaEnd == End)
+  if (IsaEnd == End)
     return false;
   NodeEntry &E = N.Nodes[Id];
   E.Machine = machineOf(Isa, size_t(IsaEnd - Isa));
@@ -77,10 +80,10 @@ bool readNode(const char *Entry, const char *End) {
     while (Colon > Host && Colon[-1] != ':')
       Colon--;
     size_t HostLength = Colon > Host ? size_t(Colon - 1 - Host) : 0;
-    char *PortEnd;
-    long Port = strtol(Colon, &PortEnd, 10);
-    if (!HostLength || HostLength >= sizeof E.Host || PortEnd != End || Port <= 0 ||
-        Port > 65535)
+    const char *PortEnd = Colon;
+    uint64_t Port;
+    if (!HostLength || HostLength >= sizeof E.Host || !readUnsigned(PortEnd, 65535, Port) ||
+        PortEnd != End || !Port)
       return false;
     memcpy(E.Host, Host, HostLength);
     E.Host[HostLength] = 0;

@@ -13,6 +13,7 @@
 #include "RemoteNode.h"
 #include "Report.h"
 #include "Syscall.h"
+#include "Text.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,15 +37,18 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
   for (char **E = Envp; *E; E++) {
     if (strncmp(*E, "POPCORN_NODE=", 13))
       continue;
-    char *Colon, *End;
-    long Id = strtol(*E + 13, &Colon, 10);
-    long Fd = *Colon == ':' ? strtol(Colon + 1, &End, 10) : -1;
-    long KeyFd = Fd >= 0 && *End == ':' ? strtol(End + 1, &End, 10) : -1;
-    if (Id <= 0 || Id >= MaxNodes || Fd < 0 || *End) {
+    const char *P = *E + 13;
+    uint64_t Id, Fd, KeyFd;
+    bool Valid = readUnsigned(P, MaxNodes - 1, Id) && Id > 0 && *P++ == ':' &&
+                 readUnsigned(P, 1 << 20, Fd);
+    bool HasKey = Valid && *P == ':';
+    if (HasKey)
+      Valid = readUnsigned(++P, 1 << 20, KeyFd);
+    if (!Valid || *P) {
       Line() << "popcorn: POPCORN_NODE is set by the home node for the nodes it starts";
       sys::exitGroup(2);
     }
-    runRemoteNode(int(Id), int(Fd), int(KeyFd), Envp);
+    runRemoteNode(int(Id), int(Fd), HasKey ? int(KeyFd) : -1, Envp);
   }
 
   // Without the arena the program runs, but no thread can leave.
