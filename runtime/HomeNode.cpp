@@ -254,9 +254,11 @@ bool connectNode(NodeEntry &E) {
   return true;
 }
 
-// popcorn-node runs the image of E's ISA for this program.
+// popcorn-node runs the image of E's ISA for this program: this executable
+// itself for this ISA.
 bool sendImage(int Id, NodeEntry &E) {
-  int Image = ExecutableFile().copyImage(E.Machine);
+  int Image = E.Machine == Here ? open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
+                                : ExecutableFile().copyImage(E.Machine);
   struct stat St;
   if (Image < 0 || fstat(Image, &St)) {
     if (Image >= 0)
@@ -524,7 +526,9 @@ int migrateAway(RegisterSet &Registers, int Target) {
   NodeEntry &E = N.Nodes[Target];
   if (E.Link.Fd < 0) {
     if (!startNode(Target, T->Regions[0].High)) {
-      if (!N.Quiet) {
+      // Once per node: a program that keeps trying gets one line.
+      if (!N.Quiet && !E.Warned) {
+        E.Warned = true;
         Line L;
         L << "popcorn: cannot start ";
         nameNode(L, E, Target);

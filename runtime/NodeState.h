@@ -30,6 +30,7 @@ struct NodeEntry {
   uint16_t Port;
   Channel Link;     // home: to this node once started
   int Pid;          // home: the process it runs in, 0 for tcp
+  bool Warned;      // home: a failure to start it was reported
 };
 
 struct ArenaFreeRange {

@@ -20,12 +20,14 @@
 #include <elf.h>
 #include <errno.h>
 #include <netdb.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -187,6 +189,17 @@ int receiveImage(Channel &Link, const std::string &Peer, ImageMessage &M) {
   refuse(Link, Peer, std::string("cannot run the ") + Isa + " image: " + strerror(errno));
 }
 
+// Ends the processes of connections and nodes that have ended, and says
+// which crashed: a node's crash is the program's to explain, a
+// connection's is a bug here.
+void reapNodes() {
+  int Status;
+  for (pid_t Pid; (Pid = waitpid(-1, &Status, WNOHANG)) > 0;)
+    if (WIFSIGNALED(Status))
+      fprintf(stderr, "popcorn-node: process %d killed by signal %d\n", int(Pid),
+              WTERMSIG(Status));
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -217,9 +230,12 @@ int main(int Argc, char **Argv) {
   // The port actually bound (PORT 0 lets the kernel choose one).
   printf("popcorn-node: listening on %s\n", addressOf(Bound).c_str());
   fflush(stdout);
-  signal(SIGCHLD, SIG_IGN); // nodes are reaped by the kernel
   signal(SIGPIPE, SIG_IGN);
   for (;;) {
+    reapNodes();
+    pollfd Poll = {Listener, POLLIN, 0};
+    if (poll(&Poll, 1, 1000) != 1)
+      continue;
     sockaddr_storage From;
     socklen_t FromSize = sizeof From;
     int Fd = accept4(Listener, reinterpret_cast<sockaddr *>(&From), &FromSize, SOCK_CLOEXEC);
@@ -231,7 +247,6 @@ int main(int Argc, char **Argv) {
     pid_t Child = fork();
     if (Child == 0) {
       close(Listener);
-      signal(SIGCHLD, SIG_DFL);
       serve(Fd, addressOf(From), Key);
     }
     if (Child < 0)

@@ -1,0 +1,205 @@
+#!/bin/sh
+# One injected fault (CASE) against a migrating program or a node link:
+#
+#   run-fault-test.sh BUILD_DIR CASE WORK_DIR
+#
+#   tcp-roundtrip       tests/migrate/roundtrips.c with its nodes behind
+#                       popcorn-node (aarch64 under qemu, x86-64 native):
+#                       the same output as a run that stays home
+#   wrong-key           a node with another key: the move is refused, the
+#                       program completes at home, the node logs the refusal
+#   unreachable         a tcp node where nothing listens, and qemu missing:
+#                       refused moves, the program completes at home
+#   node-killed         kill -9 of the node while the thread computes there
+#   node-killed-paging  kill -9 of the node while it fetches pages
+#   home-killed         kill -9 of home while the thread is away: the node
+#                       ends too
+#   fuzz-node           malformed connections against popcorn-node
+#   fuzz-context        malformed messages against remote contexts
+#
+# A killed node must end the program within the timeout, with a message
+# naming the node and a non-zero status; what the program printed before
+# is in its output.
+set -eu
+if [ $# -ne 3 ]; then
+	echo "usage: $0 BUILD_DIR CASE WORK_DIR" >&2
+	exit 2
+fi
+build=$(cd "$1" && pwd) case=$2 work=$3
+tests=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+export POPCORN_KEY_FILE="$work/node.key"
+fail() {
+	echo "FAIL: $*"
+	for f in *.out *.err; do
+		[ -s "$f" ] && { echo "--- $f"; tail -20 "$f"; }
+	done
+	exit 1
+}
+node_pid=
+cleanup() { [ -n "$node_pid" ] && kill "$node_pid" 2>/dev/null || true; }
+trap cleanup EXIT
+
+compile() { # SOURCE OUTPUT
+	timeout 300 "$build/bin/popcorn-clang" -O2 "$1" -o "$2" 2>build.err ||
+		fail "popcorn-clang $1"
+}
+
+start_node() { # KEY_FILE: popcorn-node on a port the kernel chooses
+	"$build/bin/popcorn-node" --listen 127.0.0.1:0 --key "$1" >node.out 2>node.err &
+	node_pid=$!
+	for i in $(seq 50); do
+		port=$(sed -n 's/^popcorn-node: listening on .*:\([0-9]*\)$/\1/p' node.out)
+		[ -n "$port" ] && return 0
+		sleep 0.1
+	done
+	fail "popcorn-node did not start"
+}
+
+# Waits at most $2 seconds for file $1 to contain $3.
+wait_for() {
+	for i in $(seq $(($2 * 10))); do
+		grep -q "$3" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The child process of $1 that is a node (qemu or native), or nothing.
+node_of() { pgrep -P "$1" | head -1; }
+
+case $case in
+tcp-roundtrip)
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_node "$POPCORN_KEY_FILE"
+	compile "$tests/migrate/roundtrips.c" prog
+	POPCORN_NODES=0:x86_64:native timeout 120 ./prog >home.out 2>home.err ||
+		fail "the run that stays home failed"
+	POPCORN_NODES=0:x86_64:native,1:aarch64:tcp:127.0.0.1:$port,2:x86_64:tcp:127.0.0.1:$port \
+		POPCORN_LOG=stats timeout 120 ./prog >tcp.out 2>tcp.err || fail "the run over tcp failed"
+	cmp -s home.out tcp.out || fail "the run over tcp prints other output than the run at home"
+	moves=$(sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p' tcp.err)
+	[ "${moves:-0}" -ge 2 ] || fail "the thread did not move over tcp"
+	grep -q "node 1 (aarch64)" node.err || fail "popcorn-node served no aarch64 node"
+	grep -q "node 2 (x86_64)" node.err || fail "popcorn-node served no x86_64 node"
+	echo "ok: $moves moves over tcp, output identical"
+	;;
+wrong-key)
+	"$build/bin/popcorn-node" --new-key node.key >/dev/null
+	"$build/bin/popcorn-node" --new-key other.key >/dev/null
+	start_node node.key
+	compile "$tests/faults/worker.c" worker
+	POPCORN_NODES=0:x86_64:native timeout 60 ./worker 0 64 3 >home.out 2>home.err ||
+		fail "the run that stays home failed"
+	POPCORN_KEY_FILE=$work/other.key POPCORN_NODES=0:x86_64:native,1:aarch64:tcp:127.0.0.1:$port \
+		timeout 60 ./worker 1 64 3 >key.out 2>key.err || fail "the program did not complete at home"
+	cmp -s home.out key.out || fail "the refused run prints other output than the run at home"
+	grep -q "cannot start node 1 (aarch64 at 127.0.0.1:$port): it failed authentication" key.err ||
+		fail "no warning that the node failed authentication"
+	grep -q "worker: stays home" key.err || fail "popcorn_migrate did not fail"
+	wait_for node.err 5 "failed authentication; connection dropped" ||
+		fail "popcorn-node did not log the refused connection"
+	# A key others can read is refused before any connection.
+	chmod 644 other.key
+	POPCORN_KEY_FILE=$work/other.key POPCORN_NODES=0:x86_64:native,1:aarch64:tcp:127.0.0.1:$port \
+		timeout 60 ./worker 1 64 3 >open.out 2>open.err || fail "the program did not complete"
+	grep -q "must belong to you and be private" open.err || fail "a readable key file was used"
+	echo "ok: refused, completed at home"
+	;;
+unreachable)
+	"$build/bin/popcorn-node" --new-key node.key >/dev/null
+	compile "$tests/faults/worker.c" worker
+	POPCORN_NODES=0:x86_64:native timeout 60 ./worker 0 64 3 >home.out 2>home.err ||
+		fail "the run that stays home failed"
+	# A port nobody listens on: one the kernel gave popcorn-node, closed.
+	start_node node.key
+	kill "$node_pid"
+	wait "$node_pid" 2>/dev/null || true
+	node_pid=
+	POPCORN_NODES=0:x86_64:native,1:aarch64:tcp:127.0.0.1:$port timeout 60 ./worker 1 64 3 \
+		>tcp.out 2>tcp.err || fail "the program did not complete at home"
+	cmp -s home.out tcp.out || fail "the refused run prints other output than the run at home"
+	grep -q "cannot start node 1 (aarch64 at 127.0.0.1:$port): cannot connect" tcp.err ||
+		fail "no warning that the node cannot be reached"
+	# qemu-user missing: the default node 1 cannot start.
+	mkdir -p nopath
+	timeout 60 env PATH="$work/nopath" ./worker 1 64 3 >qemu.out 2>qemu.err ||
+		fail "the program did not complete at home"
+	cmp -s home.out qemu.out || fail "the refused run prints other output than the run at home"
+	grep -q "qemu-aarch64 is not installed" qemu.err || fail "no warning that qemu is missing"
+	# POPCORN_LOG=quiet: no warning, the same refusal.
+	timeout 60 env PATH="$work/nopath" POPCORN_LOG=quiet ./worker 1 64 3 >quiet.out 2>quiet.err
+	grep -q "popcorn:" quiet.err && fail "POPCORN_LOG=quiet still warns"
+	grep -q "worker: stays home" quiet.err || fail "popcorn_migrate did not fail"
+	echo "ok: unreachable nodes refused, completed at home"
+	;;
+node-killed | node-killed-paging)
+	compile "$tests/faults/worker.c" worker
+	# Computing: a few pages touched over and over; paging: a new page
+	# fetched from home at every step.
+	pages=4
+	[ "$case" = node-killed-paging ] && pages=20000
+	POPCORN_TIMEOUT=5s ./worker 1 "$pages" 0 >run.out 2>run.err &
+	home=$!
+	if [ "$case" = node-killed ]; then
+		wait_for run.err 60 "working on node 1" || fail "the thread never reached node 1"
+		sleep 0.5
+	else
+		# Killed in the middle of the first pass: while it fetches pages.
+		wait_for run.err 60 "working on node 1" || fail "the thread never reached node 1"
+		sleep 0.3
+	fi
+	node=$(node_of "$home")
+	[ -n "$node" ] || fail "no node process under home $home"
+	kill -9 "$node"
+	for i in $(seq 100); do kill -0 "$home" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$home" 2>/dev/null; then
+		kill -9 "$home"
+		fail "home still runs 10 s after its node was killed"
+	fi
+	status=0
+	wait "$home" || status=$?
+	[ "$status" -ne 0 ] || fail "the program ended with status 0 after losing its thread"
+	grep -q "popcorn: node 1 (aarch64) ended while the thread was there: killed by signal 9" run.err ||
+		fail "no message naming the killed node"
+	grep -q "^start: $pages pages" run.out || fail "output printed before the move was lost"
+	echo "ok: status $status, $(grep 'popcorn: node 1' run.err)"
+	;;
+home-killed)
+	compile "$tests/faults/worker.c" worker
+	./worker 1 4 0 >run.out 2>run.err &
+	home=$!
+	wait_for run.err 60 "working on node 1" || fail "the thread never reached node 1"
+	node=$(node_of "$home")
+	[ -n "$node" ] || fail "no node process under home $home"
+	kill -9 "$home"
+	wait "$home" 2>/dev/null || true
+	for i in $(seq 100); do kill -0 "$node" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$node" 2>/dev/null; then
+		kill -9 "$node"
+		fail "the node outlived its home by 10 s"
+	fi
+	echo "ok: the node ended with its home"
+	;;
+fuzz-node)
+	"$build/bin/popcorn-node" --new-key node.key >/dev/null
+	start_node node.key
+	timeout 280 "$build/tests/faults/fuzz-link" node 127.0.0.1:$port node.key 2000 >fuzz.out 2>&1 ||
+		fail "fuzz-link node"
+	kill -0 "$node_pid" 2>/dev/null || fail "popcorn-node died"
+	grep -q "killed by signal" node.err && fail "a connection's process crashed"
+	cat fuzz.out
+	;;
+fuzz-context)
+	compile "$tests/faults/worker.c" worker
+	timeout 280 "$build/tests/faults/fuzz-link" context ./worker 600 >fuzz.out 2>&1 ||
+		fail "fuzz-link context"
+	cat fuzz.out
+	;;
+*)
+	echo "$0: unknown case $case" >&2
+	exit 2
+	;;
+esac
