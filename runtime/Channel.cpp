@@ -25,17 +25,28 @@ static bool readableWithin(int Fd, int Ms) {
 }
 
 // All Bytes through read or write (Call); false at end of stream, error or
-// (reading, TimeoutMs > 0) a silence of TimeoutMs.
+// (reading, TimeoutMs > 0) a silence of TimeoutMs.  A bounded read tries
+// first and waits only when nothing is there: the answer has usually
+// arrived, and a poll would cost a system call per part.
 static bool transferAll(long Call, int Fd, const void *Data, uint64_t Bytes, int TimeoutMs,
                         bool *TimedOut) {
+  constexpr long DontWait = 0x40; // MSG_DONTWAIT
   auto P = reinterpret_cast<long>(Data);
   while (Bytes) {
-    if (TimeoutMs > 0 && Call == sys::Read && !readableWithin(Fd, TimeoutMs)) {
-      *TimedOut = true;
-      return false;
+    long N;
+    if (Call == sys::Sendto)
+      N = sys::call6(Call, Fd, P, long(Bytes), NoSignal, 0, 0);
+    else if (TimeoutMs > 0)
+      N = sys::call6(sys::Recvfrom, Fd, P, long(Bytes), DontWait, 0, 0);
+    else
+      N = sys::call6(Call, Fd, P, long(Bytes));
+    if (N == -11 && Call == sys::Read) { // EAGAIN
+      if (!readableWithin(Fd, TimeoutMs)) {
+        *TimedOut = true;
+        return false;
+      }
+      continue;
     }
-    long N = Call == sys::Sendto ? sys::call6(Call, Fd, P, long(Bytes), NoSignal, 0, 0)
-                                 : sys::call6(Call, Fd, P, long(Bytes));
     if (N == -4) // EINTR
       continue;
     if (N <= 0)
@@ -56,15 +67,17 @@ static bool writeAll(int Fd, const void *Data, uint64_t Bytes) {
 // while before it blocks, yielding the processor at each round: on a
 // machine with fewer cores than busy processes the peer it waits for may
 // need this one's core (measured in bench/migration.c).
-static void awaitData(int Fd) {
+// True if data (or the end) came while it polled.
+static bool awaitData(int Fd) {
   constexpr int PollRounds = 100;
   constexpr long Peek = 0x2 | 0x40; // MSG_PEEK | MSG_DONTWAIT
   char Byte;
   for (int Round = 0; Round < PollRounds; Round++) {
     if (sys::call6(sys::Recvfrom, Fd, long(&Byte), 1, Peek, 0, 0) != -11) // EAGAIN
-      return;
+      return true;
     sys::call6(sys::SchedYield, 0);
   }
+  return false;
 }
 
 bool Channel::send(MessageType Type, const void *Payload, uint32_t Bytes) {
@@ -106,9 +119,7 @@ bool Channel::send2(MessageType Type, const void *First, uint32_t FirstBytes,
 
 bool Channel::receiveHeader(MessageHeader &Header, int WaitMs) {
   TimedOut = false;
-  if (WaitMs < 0) {
-    awaitData(Fd);
-  } else if (!readableWithin(Fd, WaitMs)) {
+  if (!awaitData(Fd) && WaitMs >= 0 && !readableWithin(Fd, WaitMs)) {
     TimedOut = true;
     return false;
   }
