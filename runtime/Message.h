@@ -7,6 +7,8 @@
 // calls that need home's files and identity there (Syscall ->
 // SyscallResult); it comes back with ReturnHome followed by every page it
 // wrote (PageData each) and End.  Exit ends the program with a status.
+// With POPCORN_TRACE a node sends its trace events (TraceEvents, Trace.h)
+// after its pages (before End) when it returns home, and before Exit.
 //
 // Every payload is checked against its type's size before use.
 //
@@ -31,6 +33,7 @@ enum class MessageType : uint32_t {
   ReturnHome,
   End,
   Exit,
+  TraceEvents,
 };
 
 struct MessageHeader {
@@ -50,6 +53,7 @@ struct HelloMessage {
   AddressRange Shared[MaxSharedRanges];
   uint16_t NodeCount;
   uint16_t NodeMachines[MaxNodes];
+  uint8_t Trace; // record trace events and send them home (Trace.h)
 };
 
 // Home -> node: continue the thread with Registers on Away, whose bytes
