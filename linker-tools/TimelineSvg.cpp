@@ -3,7 +3,7 @@
 // One lane per node.  The upper band shows where the thread is: running
 // (the node's color) or migrating (on the departing node's lane: rewrite,
 // transfer, resume).  Below it, a tick per page fetched and per forwarded
-// system call, at most one per half pixel so that long traces stay small.
+// system call, at most one per pixel so that long traces stay small.
 //
 //===----------------------------------------------------------------------===//
 #include "Timeline.h"
@@ -89,8 +89,9 @@ private:
   void legend() {
     struct Item {
       const char *Color, *Label;
-    } Items[] = {{"#d62728", "rewrite"},  {"#ff7f0e", "transfer"}, {"#2ca02c", "resume"},
-                 {"#6a3d9a", "page fault"}, {"#8c510a", "forwarded call"}};
+    } Items[] = {{NodeColors[0], "running"},  {"#d62728", "rewrite"},  {"#ff7f0e", "transfer"},
+                 {"#2ca02c", "resume"},    {"#6a3d9a", "page fault"},
+                 {"#8c510a", "forwarded call"}};
     double X = Left;
     for (const Item &I : Items) {
       OS << format("<rect x=\"%.1f\" y=\"27\" width=\"10\" height=\"10\" fill=\"%s\"/>", X,
@@ -115,7 +116,7 @@ private:
     if (!Lanes.count(S.Node))
       return;
     double W = std::max(S.Duration * Scale, 0.5);
-    OS << format("<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\">",
+    OS << format("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">",
                  x(S.Start), Y, W, H, Color.str().c_str())
        << "<title>" << escape(Title) << "</title></rect>\n";
   }
@@ -136,10 +137,10 @@ private:
   void tick(const TimeSlice &S, double Offset, StringRef Color,
             std::set<std::pair<int, long>> &Drawn, const std::string &Title) {
     if (!Lanes.count(S.Node) ||
-        !Drawn.insert({S.Node * 2 + (Offset > 30), std::lround(x(S.Start) * 2)}).second)
+        !Drawn.insert({S.Node * 2 + (Offset > 30), std::lround(x(S.Start))}).second)
       return;
     double Y = laneY(S.Node) + Offset;
-    OS << format("<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"%s\">",
+    OS << format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\">",
                  x(S.Start), Y, x(S.Start), Y + 10, Color.str().c_str())
        << "<title>" << escape(Title) << "</title></line>\n";
   }
@@ -156,9 +157,9 @@ private:
         Step = Base * Factor;
     bool Ms = Span >= 2000;
     for (double Us = 0; Us <= Span + Step / 1000; Us += Step) {
-      OS << format("<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"black\"/>",
+      OS << format("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>",
                    x(Us), Y, x(Us), Y + 5)
-         << format("<text x=\"%.2f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x(Us),
+         << format("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", x(Us),
                    Y + 18, Ms ? Us / 1000 : Us);
     }
     OS << format("<text x=\"8\" y=\"%.1f\">time (%s)</text>\n", Y + 18, static_cast<const char *>(Ms ? "ms" : "us"));
