@@ -4,11 +4,38 @@
 
 namespace popcorn {
 
-// All Bytes through read or write (Call); false at end of stream or error.
-static bool transferAll(long Call, int Fd, const void *Data, uint64_t Bytes) {
+// A peer gone is an error to report, not a SIGPIPE that ends the process
+// without a word.
+constexpr long NoSignal = 0x4000; // MSG_NOSIGNAL
+
+// Whether Fd has data (or an end) within Ms milliseconds.
+static bool readableWithin(int Fd, int Ms) {
+  struct {
+    int Fd;
+    short Events, Returned;
+  } Poll = {Fd, 1 /* POLLIN */, 0};
+  struct {
+    long Seconds, Nanoseconds;
+  } Limit = {Ms / 1000, long(Ms % 1000) * 1000000};
+  long R;
+  do
+    R = sys::call6(sys::Ppoll, long(&Poll), 1, long(&Limit), 0, 8);
+  while (R == -4); // EINTR: the rest of the wait is not worth tracking
+  return R != 0;
+}
+
+// All Bytes through read or write (Call); false at end of stream, error or
+// (reading, TimeoutMs > 0) a silence of TimeoutMs.
+static bool transferAll(long Call, int Fd, const void *Data, uint64_t Bytes, int TimeoutMs,
+                        bool *TimedOut) {
   auto P = reinterpret_cast<long>(Data);
   while (Bytes) {
-    long N = sys::call6(Call, Fd, P, long(Bytes));
+    if (TimeoutMs > 0 && Call == sys::Read && !readableWithin(Fd, TimeoutMs)) {
+      *TimedOut = true;
+      return false;
+    }
+    long N = Call == sys::Sendto ? sys::call6(Call, Fd, P, long(Bytes), NoSignal, 0, 0)
+                                 : sys::call6(Call, Fd, P, long(Bytes));
     if (N == -4) // EINTR
       continue;
     if (N <= 0)
@@ -20,7 +47,8 @@ static bool transferAll(long Call, int Fd, const void *Data, uint64_t Bytes) {
 }
 
 static bool writeAll(int Fd, const void *Data, uint64_t Bytes) {
-  return transferAll(sys::Write, Fd, Data, Bytes);
+  bool Unused;
+  return transferAll(sys::Sendto, Fd, Data, Bytes, 0, &Unused);
 }
 
 // A waiting node usually gets its answer within microseconds; sleeping in
@@ -39,10 +67,6 @@ static void awaitData(int Fd) {
   }
 }
 
-static bool readAll(int Fd, void *Data, uint64_t Bytes) {
-  return transferAll(sys::Read, Fd, Data, Bytes);
-}
-
 bool Channel::send(MessageType Type, const void *Payload, uint32_t Bytes) {
   return send2(Type, Payload, Bytes, nullptr, 0);
 }
@@ -56,9 +80,18 @@ bool Channel::send2(MessageType Type, const void *First, uint32_t FirstBytes,
     const void *Base;
     uint64_t Length;
   } Parts[3] = {{&Header, sizeof Header}, {First, FirstBytes}, {Second, SecondBytes}};
+  struct {
+    void *Name;
+    uint32_t NameBytes;
+    void *Parts;
+    uint64_t PartCount;
+    void *Control;
+    uint64_t ControlBytes;
+    int Flags;
+  } Message = {nullptr, 0, Parts, 3, nullptr, 0, 0};
   long Sent;
   do
-    Sent = sys::call6(sys::Writev, Fd, long(Parts), 3);
+    Sent = sys::call6(sys::Sendmsg, Fd, long(&Message), NoSignal);
   while (Sent == -4); // EINTR
   if (Sent < 0)
     return false;
@@ -71,22 +104,50 @@ bool Channel::send2(MessageType Type, const void *First, uint32_t FirstBytes,
   return true;
 }
 
-bool Channel::receiveHeader(MessageHeader &Header) {
-  awaitData(Fd);
-  return readAll(Fd, &Header, sizeof Header);
+bool Channel::receiveHeader(MessageHeader &Header, int WaitMs) {
+  TimedOut = false;
+  if (WaitMs < 0) {
+    awaitData(Fd);
+  } else if (!readableWithin(Fd, WaitMs)) {
+    TimedOut = true;
+    return false;
+  }
+  return receivePayload(&Header, sizeof Header);
 }
 
-bool Channel::receivePayload(void *Into, uint64_t Bytes) { return readAll(Fd, Into, Bytes); }
+bool Channel::receivePayload(void *Into, uint64_t Bytes) {
+  return transferAll(sys::Read, Fd, Into, Bytes, TimeoutMs, &TimedOut);
+}
+
+bool Channel::receiveExactly(MessageType Type, void *Into, uint32_t Bytes) {
+  MessageHeader Header;
+  return receiveHeader(Header, TimeoutMs > 0 ? TimeoutMs : -1) && Header.Type == Type &&
+         Header.Bytes == Bytes && receivePayload(Into, Bytes);
+}
 
 bool Channel::skip(uint64_t Bytes) {
   uint8_t Drop[256];
   while (Bytes) {
     uint64_t N = Bytes < sizeof Drop ? Bytes : sizeof Drop;
-    if (!readAll(Fd, Drop, N))
+    if (!receivePayload(Drop, N))
       return false;
     Bytes -= N;
   }
   return true;
+}
+
+void configureTcpLink(int Fd, int TimeoutMs) {
+  constexpr long SolSocket = 1, SoKeepalive = 9, IpprotoTcp = 6, TcpNodelay = 1,
+                 TcpKeepidle = 4, TcpKeepintvl = 5, TcpKeepcnt = 6;
+  int Seconds = TimeoutMs > 3000 ? TimeoutMs / 3000 : 1;
+  struct {
+    long Level, Name;
+    int Value;
+  } const Options[] = {{IpprotoTcp, TcpNodelay, 1},   {SolSocket, SoKeepalive, 1},
+                       {IpprotoTcp, TcpKeepidle, Seconds}, {IpprotoTcp, TcpKeepintvl, Seconds},
+                       {IpprotoTcp, TcpKeepcnt, 3}};
+  for (const auto &O : Options)
+    sys::call6(sys::Setsockopt, Fd, O.Level, O.Name, long(&O.Value), sizeof O.Value);
 }
 
 } // namespace popcorn

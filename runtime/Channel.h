@@ -3,6 +3,13 @@
 // Raw system calls only: a channel is used in a page-fault handler and on
 // a node whose libc has never been initialized.
 //
+// Waits are bounded where an answer is due: once a message has started,
+// each further part of it must arrive within TimeoutMs, and a caller that
+// expects an answer (a page, a greeting) bounds the wait for its header.
+// Waiting for the next thing a peer decides to do (a thread computing on
+// another node, a forwarded read of a terminal) is not bounded: a peer
+// that ends is seen as the end of the stream.
+//
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_CHANNEL_H
 #define POPCORN_RUNTIME_CHANNEL_H
@@ -11,20 +18,36 @@
 
 namespace popcorn {
 
+/// POPCORN_TIMEOUT's default, in milliseconds.
+inline constexpr int DefaultTimeoutMs = 10000;
+
 struct Channel {
   int Fd = -1;
+  /// Milliseconds a part of a message may take; 0 (zeroed state): no bound.
+  int TimeoutMs = 0;
+  /// The last receive failed because the peer was silent, not gone.
+  bool TimedOut = false;
 
   /// Header and payload, all of it; false if the peer is gone.
   bool send(MessageType Type, const void *Payload, uint32_t Bytes);
   /// send() with a second part of payload after the first.
   bool send2(MessageType Type, const void *First, uint32_t FirstBytes, const void *Second,
              uint32_t SecondBytes);
-  /// The next header; its payload is read with receivePayload.
-  bool receiveHeader(MessageHeader &Header);
+  /// The next header, waiting for it at most WaitMs (-1: as long as the
+  /// peer lives); its payload is read with receivePayload.
+  bool receiveHeader(MessageHeader &Header, int WaitMs = -1);
   bool receivePayload(void *Into, uint64_t Bytes);
   /// Reads and drops Bytes of payload.
   bool skip(uint64_t Bytes);
+  /// The next message, which must be of Type with exactly Bytes of payload,
+  /// within TimeoutMs.
+  bool receiveExactly(MessageType Type, void *Into, uint32_t Bytes);
 };
+
+/// A TCP link sends each message at once (no Nagle delay on a page
+/// request) and notices a peer machine that is gone within about
+/// TimeoutMs of silence (keepalive probes).
+void configureTcpLink(int Fd, int TimeoutMs);
 
 } // namespace popcorn
 

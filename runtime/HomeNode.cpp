@@ -1,22 +1,32 @@
 //===- HomeNode.cpp - The process a program started as --------------------===//
 #include "HomeNode.h"
 #include "AddressSpace.h"
+#include "Authentication.h"
 #include "ExecutableFile.h"
+#include "KeyFile.h"
 #include "NodeState.h"
 #include "Report.h"
 #include "Syscall.h"
+#include "Text.h"
 #include "SystemCalls.h"
 #include "Thread.h"
+#include "Triggers.h"
 #include "Trace.h"
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,16 +51,19 @@ uint16_t machineOf(const char *Isa, size_t Length) {
   return 0;
 }
 
-// One "ID:ISA:LAUNCHER" entry of POPCORN_NODES.
+// One "ID:ISA:LAUNCHER" entry of POPCORN_NODES; LAUNCHER is native, qemu
+// or tcp:HOST:PORT.
 bool readNode(const char *Entry, const char *End) {
   NodeState &N = node();
-  char *After;
-  long Id = strtol(Entry, &After, 10);
+  const char *After = Entry;
+  uint64_t Id;
+  if (!readUnsigned(After, MaxNodes - 1, Id) || *After != ':')
+    return false;
   const char *Isa = After + 1;
   const char *IsaEnd = Isa;
   while (IsaEnd < End && *IsaEnd != ':')
     IsaEnd++;
-  if (After == Entry || *After != ':' || Id < 0 || Id >= MaxNodes || IsaEnd == End)
+  if (IsaEnd == End)
     return false;
   NodeEntry &E = N.Nodes[Id];
   E.Machine = machineOf(Isa, size_t(IsaEnd - Isa));
@@ -58,12 +71,28 @@ bool readNode(const char *Entry, const char *End) {
   size_t HowLength = size_t(End - How);
   if (!E.Machine)
     return false;
-  if (HowLength == 6 && !strncmp(How, "native", 6) && E.Machine == Here)
+  if (HowLength == 6 && !strncmp(How, "native", 6) && E.Machine == Here) {
     E.How = Launcher::Native;
-  else if (HowLength == 4 && !strncmp(How, "qemu", 4))
+  } else if (HowLength == 4 && !strncmp(How, "qemu", 4)) {
     E.How = Launcher::Qemu;
-  else
+  } else if (HowLength > 4 && !strncmp(How, "tcp:", 4)) {
+    const char *Host = How + 4;
+    const char *Colon = End;
+    while (Colon > Host && Colon[-1] != ':')
+      Colon--;
+    size_t HostLength = Colon > Host ? size_t(Colon - 1 - Host) : 0;
+    const char *PortEnd = Colon;
+    uint64_t Port;
+    if (!HostLength || HostLength >= sizeof E.Host || !readUnsigned(PortEnd, 65535, Port) ||
+        PortEnd != End || !Port)
+      return false;
+    memcpy(E.Host, Host, HostLength);
+    E.Host[HostLength] = 0;
+    E.Port = uint16_t(Port);
+    E.How = Launcher::Tcp;
+  } else {
     return false;
+  }
   if (Id >= N.NodeCount)
     N.NodeCount = int(Id + 1);
   return true;
@@ -110,72 +139,239 @@ uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
   return Count;
 }
 
-bool startNode(int Id, uint64_t StackHigh) {
-  NodeState &N = node();
-  if (!N.SyscallBuffer && !(N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes))) {
-    errno = ENOMEM;
-    return false;
+// Why the last start of a node failed, for the warning.
+char StartFailure[200];
+
+bool failStart(const char *Format, ...) __attribute__((format(printf, 1, 2)));
+bool failStart(const char *Format, ...) {
+  va_list Args;
+  va_start(Args, Format);
+  vsnprintf(StartFailure, sizeof StartFailure, Format, Args);
+  va_end(Args);
+  return false;
+}
+
+// Node E's process ends (if home started it) and its link closes.
+void stopNode(NodeEntry &E) {
+  if (E.Link.Fd >= 0)
+    close(E.Link.Fd);
+  E.Link.Fd = -1;
+  if (E.Pid > 0) {
+    kill(E.Pid, SIGKILL);
+    waitpid(E.Pid, nullptr, 0);
   }
-  NodeEntry &E = N.Nodes[Id];
-  int Link[2];
+  E.Pid = 0;
+}
+
+// A process of this executable (native) or of its image for E's ISA (under
+// qemu) as node Id: linked to home by a socket pair, the key in a pipe
+// read once at its start.
+bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
+  int Link[2], KeyPipe[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Link))
-    return false;
+    return failStart("no socket: %s", strerror(errno));
+  if (pipe2(KeyPipe, O_CLOEXEC)) {
+    close(Link[0]);
+    close(Link[1]);
+    return failStart("no pipe: %s", strerror(errno));
+  }
+  bool KeyWritten = write(KeyPipe[1], Key.Bytes, sizeof Key.Bytes) == sizeof Key.Bytes;
+  close(KeyPipe[1]);
   int Image = E.Machine == Here ? -1 : ExecutableFile().copyImage(E.Machine);
-  int Child = dup(Link[1]); // without close-on-exec
+  // The node's ends, without close-on-exec.
+  int ChildLink = dup(Link[1]), ChildKey = dup(KeyPipe[0]);
   char Path[64], Qemu[32], Env[64];
   if (E.Machine == Here)
     snprintf(Path, sizeof Path, "/proc/self/exe");
   else
     snprintf(Path, sizeof Path, "/proc/self/fd/%d", Image);
   snprintf(Qemu, sizeof Qemu, "qemu-%s", isaName(E.Machine));
-  snprintf(Env, sizeof Env, "POPCORN_NODE=%d:%d", Id, Child);
+  snprintf(Env, sizeof Env, "POPCORN_NODE=%d:%d:%d", Id, ChildLink, ChildKey);
   char *QemuArgv[] = {Qemu, Path, nullptr};
   char *NativeArgv[] = {Path, nullptr};
   // The node's environment: its link, and qemu's own settings
   // (QEMU_STRACE, QEMU_LOG...) for whoever debugs it.
   char *Envp[16] = {Env};
   int Count = 1;
-  for (char **E = environ; *E && Count < 15; E++)
-    if (!strncmp(*E, "QEMU_", 5))
-      Envp[Count++] = *E;
+  for (char **V = environ; *V && Count < 15; V++)
+    if (!strncmp(*V, "QEMU_", 5))
+      Envp[Count++] = *V;
   pid_t Pid = -1;
-  int Error = (E.Machine != Here && Image < 0) || Child < 0
-                  ? ENOEXEC
+  int Error = !KeyWritten || ChildLink < 0 || ChildKey < 0 ? EMFILE
+              : E.Machine != Here && Image < 0             ? ENOEXEC
                   : posix_spawnp(&Pid, E.How == Launcher::Qemu ? Qemu : Path, nullptr, nullptr,
                                  E.How == Launcher::Qemu ? QemuArgv : NativeArgv, Envp);
-  close(Link[1]);
-  if (Child >= 0)
-    close(Child);
-  if (Image >= 0)
-    close(Image);
+  int Opened[] = {Link[1], KeyPipe[0], ChildLink, ChildKey, Image};
+  for (int Fd : Opened)
+    if (Fd >= 0)
+      close(Fd);
   if (Error) {
     close(Link[0]);
-    errno = Error;
-    return false;
+    if (Error == ENOENT && E.How == Launcher::Qemu)
+      return failStart("%s is not installed", Qemu);
+    return failStart("cannot run %s: %s", E.How == Launcher::Qemu ? Qemu : Path,
+                     strerror(Error));
   }
   E.Pid = Pid;
   E.Link.Fd = Link[0];
-  HelloMessage Hello = {uint32_t(getpid()), Here, 0, {}, uint16_t(N.NodeCount), {}};
+  return true;
+}
+
+// A connection to popcorn-node at E's host and port, within the timeout.
+bool connectNode(NodeEntry &E) {
+  char Port[8];
+  snprintf(Port, sizeof Port, "%u", unsigned(E.Port));
+  addrinfo Hints = {}, *Found = nullptr;
+  Hints.ai_socktype = SOCK_STREAM;
+  if (int Error = getaddrinfo(E.Host, Port, &Hints, &Found))
+    return failStart("%s: %s", E.Host, gai_strerror(Error));
+  int Fd = -1, Error = 0;
+  for (addrinfo *A = Found; A && Fd < 0; A = A->ai_next) {
+    Fd = socket(A->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (Fd < 0)
+      continue;
+    pollfd Poll = {Fd, POLLOUT, 0};
+    socklen_t Size = sizeof Error;
+    if (connect(Fd, A->ai_addr, A->ai_addrlen) == 0)
+      Error = 0;
+    else if (errno != EINPROGRESS)
+      Error = errno;
+    else if (poll(&Poll, 1, node().TimeoutMs) != 1)
+      Error = ETIMEDOUT;
+    else if (getsockopt(Fd, SOL_SOCKET, SO_ERROR, &Error, &Size))
+      Error = errno;
+    if (Error) {
+      close(Fd);
+      Fd = -1;
+    }
+  }
+  freeaddrinfo(Found);
+  if (Fd < 0)
+    return failStart("cannot connect to %s:%u: %s", E.Host, unsigned(E.Port),
+                     strerror(Error ? Error : EHOSTUNREACH));
+  fcntl(Fd, F_SETFL, fcntl(Fd, F_GETFL) & ~O_NONBLOCK);
+  configureTcpLink(Fd, node().TimeoutMs);
+  E.Link.Fd = Fd;
+  return true;
+}
+
+// popcorn-node runs the image of E's ISA for this program.
+bool sendImage(int Id, NodeEntry &E) {
+  int Image = ExecutableFile().copyImage(E.Machine);
+  struct stat St;
+  if (Image < 0 || fstat(Image, &St)) {
+    if (Image >= 0)
+      close(Image);
+    return failStart("no %s image in this executable", isaName(E.Machine));
+  }
+  void *Bytes = mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE, Image, 0);
+  close(Image);
+  if (Bytes == MAP_FAILED)
+    return failStart("cannot map the %s image: %s", isaName(E.Machine), strerror(errno));
+  ImageMessage M = {E.Machine, uint16_t(Id), 0};
+  bool Sent = E.Link.send2(MessageType::Image, &M, sizeof M, Bytes, uint32_t(St.st_size));
+  munmap(Bytes, size_t(St.st_size));
+  return Sent || failStart("the link broke while sending the image");
+}
+
+// Authenticates the node, greets it and waits for it to be ready.
+bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, uint64_t StackHigh) {
+  NodeState &N = node();
+  E.Link.TimeoutMs = N.TimeoutMs;
+  switch (authenticateNode(E.Link, Key)) {
+  case AuthResult::Accepted:
+    break;
+  case AuthResult::Refused:
+    return failStart("it failed authentication (%s)", E.How == Launcher::Tcp
+                                                          ? "another key file than this one?"
+                                                          : "not the process home started");
+  case AuthResult::Lost:
+    return failStart("%s during authentication",
+                     E.Link.TimedOut ? "no answer within the timeout" : "it went away");
+  }
+  if (E.How == Launcher::Tcp && !sendImage(Id, E))
+    return false;
+  HelloMessage Hello = {uint32_t(getpid()), Here, 0, {}, uint16_t(N.NodeCount), {},
+                        uint32_t(N.TimeoutMs), uint32_t(E.How != Launcher::Tcp)};
   Hello.Ranges = sharedRanges(Hello.Shared, StackHigh);
   Hello.Trace = tracing();
   for (int I = 0; I < N.NodeCount; I++)
     Hello.NodeMachines[I] = N.Nodes[I].Machine;
-  return E.Link.send(MessageType::Hello, &Hello, sizeof Hello);
+  MessageHeader H;
+  if (!E.Link.send(MessageType::Hello, &Hello, sizeof Hello) ||
+      !E.Link.receiveHeader(H, N.TimeoutMs))
+    return failStart("%s before it was ready",
+                     E.Link.TimedOut ? "no answer within the timeout" : "it ended");
+  if (H.Type == MessageType::Ready && H.Bytes == 0)
+    return true;
+  char Text[160] = "a malformed answer to the greeting";
+  if (H.Type == MessageType::NodeError && H.Bytes < sizeof Text &&
+      E.Link.receivePayload(Text, H.Bytes))
+    Text[H.Bytes] = 0;
+  return failStart("%s", Text);
+}
+
+bool startNode(int Id, uint64_t StackHigh) {
+  NodeState &N = node();
+  if (!N.SyscallBuffer && !(N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes)))
+    return failStart("no memory");
+  NodeEntry &E = N.Nodes[Id];
+  LinkKey Key;
+  if (E.How == Launcher::Tcp) {
+    char Path[512];
+    if (!keyFilePath(Path, sizeof Path))
+      return failStart("no key file: set POPCORN_KEY_FILE or HOME");
+    if (!readKeyFile(Path, Key, StartFailure, sizeof StartFailure))
+      return false;
+  } else {
+    if (!N.SecretReady && !randomBytes(N.Secret.Bytes, sizeof N.Secret.Bytes))
+      return failStart("no random bytes for the node's key");
+    N.SecretReady = true;
+    Key = N.Secret;
+  }
+  if (!(E.How == Launcher::Tcp ? connectNode(E) : spawnNode(Id, E, Key)))
+    return false;
+  if (greetNode(Id, E, Key, StackHigh))
+    return true;
+  stopNode(E);
+  return false;
+}
+
+// A node's name in messages: "node 1 (aarch64)", "node 3 (x86_64 at HOST:PORT)".
+void nameNode(Line &L, const NodeEntry &E, int Id) {
+  L << "node " << uint64_t(Id) << " (" << isaName(E.Machine);
+  if (E.How == Launcher::Tcp)
+    L << " at " << E.Host << ":" << uint64_t(E.Port);
+  L << ")";
 }
 
 [[noreturn]] void nodeDied(NodeEntry &E, int Id) {
   int Status = 0;
   {
     Line L;
-    L << "popcorn: node " << uint64_t(Id) << " (" << isaName(E.Machine)
-      << ") ended while the thread was there";
-    if (E.Pid > 0 && waitpid(E.Pid, &Status, 0) == E.Pid) {
-      if (WIFSIGNALED(Status))
-        L << ": killed by signal " << uint64_t(WTERMSIG(Status));
-      else if (WIFEXITED(Status))
-        L << ": exit status " << uint64_t(WEXITSTATUS(Status));
+    L << "popcorn: ";
+    nameNode(L, E, Id);
+    if (E.Link.TimedOut) {
+      L << " stopped in the middle of a message and was silent for " << uint64_t(E.Link.TimeoutMs)
+        << " ms (POPCORN_TIMEOUT) while the thread was there";
+    } else {
+      L << " ended while the thread was there";
+      // Its status, if it has one within a second: a node whose link
+      // broke but that still runs is ended here.
+      for (int Try = 0; Try < 100 && E.Pid > 0; Try++) {
+        if (waitpid(E.Pid, &Status, WNOHANG) == E.Pid) {
+          if (WIFSIGNALED(Status))
+            L << ": killed by signal " << uint64_t(WTERMSIG(Status));
+          else if (WIFEXITED(Status))
+            L << ": exit status " << uint64_t(WEXITSTATUS(Status));
+          E.Pid = 0;
+          break;
+        }
+        usleep(10000);
+      }
     }
   }
+  stopNode(E);
   sys::exitGroup(WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1);
 }
 
@@ -285,6 +481,18 @@ const char *isaName(uint16_t Machine) {
 bool readNodeTable(char **Envp) {
   NodeState &N = node();
   N.Self = 0;
+  const char *Log = environment(Envp, "POPCORN_LOG");
+  N.Quiet = Log && !strcmp(Log, "quiet");
+  N.TimeoutMs = DefaultTimeoutMs;
+  if (const char *Timeout = environment(Envp, "POPCORN_TIMEOUT")) {
+    uint64_t Ms = durationOf(Timeout) / 1000000;
+    if (!Ms || Ms > 3600 * 1000) {
+      Line() << "popcorn: POPCORN_TIMEOUT: '" << Timeout
+             << "' is not a duration from 1ms to 1h such as 10s or 500ms";
+      return false;
+    }
+    N.TimeoutMs = int(Ms);
+  }
   // By default: this process, then each ISA on this machine (natively if
   // it is this one's, else under qemu-user), then this ISA again.
   N.NodeCount = 3;
@@ -301,7 +509,8 @@ bool readNodeTable(char **Envp) {
       End = P + strlen(P);
     if (!readNode(P, End)) {
       Line() << "popcorn: POPCORN_NODES: '" << P
-             << "' is not ID:ISA:LAUNCHER (ISA x86_64 or aarch64, LAUNCHER native or qemu)";
+             << "' is not ID:ISA:LAUNCHER (ISA x86_64 or aarch64, LAUNCHER native, qemu or "
+                "tcp:HOST:PORT)";
       return false;
     }
     P = *End ? End + 1 : End;
@@ -324,16 +533,24 @@ int migrateAway(RegisterSet &Registers, int Target) {
   if (T->Current != 0)
     return EAGAIN;
   NodeEntry &E = N.Nodes[Target];
-  if (E.Link.Fd < 0 || !E.Pid) {
+  if (E.Link.Fd < 0) {
     if (!startNode(Target, T->Regions[0].High)) {
-      Line() << "popcorn: cannot start node " << uint64_t(Target) << " (" << isaName(E.Machine)
-             << "): " << strerror(errno) << "; the thread stays home";
+      if (!N.Quiet) {
+        Line L;
+        L << "popcorn: cannot start ";
+        nameNode(L, E, Target);
+        L << ": " << StartFailure << "; the thread stays home";
+      }
       return EHOSTUNREACH;
     }
   }
   if (!T->Staging &&
       !(T->Staging = sys::mapPrivate(T->Regions[0].High - T->Regions[0].Low)))
     return ENOMEM;
+  // What the program printed so far reaches its files now, in order: if
+  // the node fails while the thread is there, no earlier output is lost
+  // with the copy of stdio's buffers the thread took along.
+  fflush(nullptr);
   const StackRegion &Away = T->Regions[1];
   RegisterSet Out;
   RewriteRequest Request{&__popcorn_metadata, &Registers, E.Machine,

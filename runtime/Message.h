@@ -1,7 +1,9 @@
 //===- Message.h - What nodes say to each other -----------------*- C++ -*-===//
 //
-// One message is a header and a payload of Header.Bytes bytes.  A thread
-// moves away from home with Migrate (its rewritten registers and the used
+// One message is a header and a payload of Header.Bytes bytes.  A link
+// starts with authentication (Authentication.h); a node started by
+// popcorn-node then receives the executable (Image).  Home greets the node
+// (Hello), which answers Ready or NodeError.  A thread moves away from home with Migrate (its rewritten registers and the used
 // part of its native stack); while it is away the remote node asks home
 // for pages (PageRequest -> PageData or PageMissing) and runs the system
 // calls that need home's files and identity there (Syscall ->
@@ -33,6 +35,17 @@ enum class MessageType : uint32_t {
   ReturnHome,
   End,
   Exit,
+  // Before anything else on a link (Authentication.h).
+  AuthChallenge,
+  AuthResponse,
+  AuthProof,
+  // Node -> home: greeted and ready for a thread.
+  Ready,
+  // Home -> popcorn-node: the executable to run as a node.
+  Image,
+  // Node -> home: why it cannot serve (text).
+  NodeError,
+  // Node -> home: its trace events (Trace.h).
   TraceEvents,
 };
 
@@ -44,6 +57,28 @@ struct MessageHeader {
 inline constexpr unsigned MaxSharedRanges = 8;
 inline constexpr int MaxNodes = 8;
 
+inline constexpr unsigned NonceBytes = 16;
+
+struct AuthChallengeMessage {
+  uint8_t Nonce[NonceBytes];
+};
+
+struct AuthResponseMessage {
+  uint8_t Nonce[NonceBytes];
+  uint8_t Mac[32];
+};
+
+struct AuthProofMessage {
+  uint8_t Mac[32];
+};
+
+// Home -> popcorn-node, followed by the image's bytes.
+struct ImageMessage {
+  uint16_t Machine;
+  uint16_t Node;
+  uint32_t Pad;
+};
+
 // Home -> a node it started: the node table and the ranges whose pages
 // are home's.
 struct HelloMessage {
@@ -53,6 +88,8 @@ struct HelloMessage {
   AddressRange Shared[MaxSharedRanges];
   uint16_t NodeCount;
   uint16_t NodeMachines[MaxNodes];
+  uint32_t TimeoutMs;   // POPCORN_TIMEOUT
+  uint32_t ChildOfHome; // home started it (else popcorn-node did)
   uint8_t Trace; // record trace events and send them home (Trace.h)
 };
 

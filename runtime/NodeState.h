@@ -15,6 +15,7 @@
 #define POPCORN_RUNTIME_NODESTATE_H
 
 #include "AddressMap.h"
+#include "Authentication.h"
 #include "Channel.h"
 #include "Rewrite.h"
 
@@ -40,6 +41,8 @@ struct ArenaFreeRange {
 struct NodeState {
   bool Remote;      // this process was started to run a migrated thread
   bool ReportAtExit; // POPCORN_LOG=stats
+  bool Quiet;        // POPCORN_LOG=quiet: no warnings
+  int TimeoutMs;     // POPCORN_TIMEOUT: how long an answer may take
   bool ArenaReady;
   int Self;         // this process's node number
   int NodeCount;
@@ -71,6 +74,7 @@ struct NodeState {
   // Remote: the link home, the shared ranges and per page of them whether
   // it is here (read-only) and whether it was written (read-write).
   Channel HomeLink;
+  bool ReadySent; // home waits for Ready or a NodeError until then
   uint32_t SharedCount;
   AddressRange Shared[MaxSharedRanges];
   uint8_t *PresentBits[MaxSharedRanges];
@@ -79,6 +83,8 @@ struct NodeState {
   uint64_t PresentCount, DirtyCount, ListCapacity;
   uint8_t *SyscallBuffer; // a forwarded call's data, both ways
   PageMessage Page;       // home: a page served or taken back
+  LinkKey Secret;         // home: the key of the nodes it starts
+  bool SecretReady;
   uint16_t HomeMachine;
   bool WarnedSyscall[512];
 

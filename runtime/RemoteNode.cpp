@@ -29,7 +29,14 @@ constexpr uint64_t ListCapacity = uint64_t(1) << 22; // pages: 16 GiB
 constexpr uint16_t Here = sys::Here;
 
 [[noreturn]] void fail(const char *What) {
-  Line() << "popcorn: node " << uint64_t(node().Self) << ": " << What;
+  NodeState &N = node();
+  Line() << "popcorn: node " << uint64_t(N.Self) << ": " << What;
+  if (!N.ReadySent) { // home is waiting for an answer: this is it
+    uint32_t Length = 0;
+    while (What[Length])
+      Length++;
+    N.HomeLink.send(MessageType::NodeError, What, Length);
+  }
   sys::exitGroup(1);
 }
 
@@ -56,7 +63,8 @@ bool fetch(uint64_t A) {
   TraceSpan Fault(TraceKind::PageFault);
   MessageHeader H;
   uint64_t Got;
-  if (!N.HomeLink.send(MessageType::PageRequest, &A, sizeof A) || !N.HomeLink.receiveHeader(H))
+  if (!N.HomeLink.send(MessageType::PageRequest, &A, sizeof A) ||
+      !N.HomeLink.receiveHeader(H, N.HomeLink.TimeoutMs))
     lostHome();
   if (H.Type == MessageType::PageMissing) {
     if (!N.HomeLink.skip(H.Bytes))
@@ -168,22 +176,25 @@ Segment classify(const AddressRange &R, char **Envp) {
 
 void receiveHello(char **Envp) {
   NodeState &N = node();
-  MessageHeader H;
   HelloMessage Hello;
-  if (!N.HomeLink.receiveHeader(H) || H.Type != MessageType::Hello || H.Bytes != sizeof Hello ||
-      !N.HomeLink.receivePayload(&Hello, sizeof Hello) || Hello.Ranges > MaxSharedRanges)
+  if (!N.HomeLink.receiveExactly(MessageType::Hello, &Hello, sizeof Hello) ||
+      Hello.Ranges > MaxSharedRanges || Hello.NodeCount > MaxNodes || !Hello.TimeoutMs)
     fail("no greeting from the home node");
   N.HomePid = int(Hello.HomePid);
+  N.HomeLink.TimeoutMs = int(Hello.TimeoutMs);
   // A node lives only as long as its home: if home ends without saying so
   // (killed), the kernel ends this process too.  Home may have ended
-  // already, before the request.
-  sys::call6(sys::Prctl, 1 /* PR_SET_PDEATHSIG */, 9 /* SIGKILL */);
-  if (sys::call6(sys::Getppid, 0) != N.HomePid)
-    sys::exitGroup(1);
+  // already, before the request.  A node started by popcorn-node sees the
+  // end of its link instead.
+  if (Hello.ChildOfHome) {
+    sys::call6(sys::Prctl, 1 /* PR_SET_PDEATHSIG */, 9 /* SIGKILL */);
+    if (sys::call6(sys::Getppid, 0) != N.HomePid)
+      sys::exitGroup(1);
+  }
   N.HomeMachine = uint16_t(Hello.HomeMachine);
   if (Hello.Trace)
     startTracing();
-  N.NodeCount = Hello.NodeCount < MaxNodes ? Hello.NodeCount : MaxNodes;
+  N.NodeCount = Hello.NodeCount;
   for (int I = 0; I < N.NodeCount; I++)
     N.Nodes[I].Machine = Hello.NodeMachines[I];
   for (uint32_t I = 0; I < Hello.Ranges; I++) {
@@ -277,7 +288,16 @@ void forgetPages() {
 } // namespace
 
 void lostHome() {
-  Line() << "popcorn: node " << uint64_t(node().Self) << ": lost the link to the home node";
+  NodeState &N = node();
+  {
+    Line L;
+    L << "popcorn: node " << uint64_t(N.Self) << ": ";
+    if (N.HomeLink.TimedOut)
+      L << "the home node did not answer within " << uint64_t(N.HomeLink.TimeoutMs)
+        << " ms (POPCORN_TIMEOUT)";
+    else
+      L << "lost the link to the home node";
+  }
   sys::exitGroup(1);
 }
 
@@ -339,11 +359,34 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   waitForThread(nullptr);
 }
 
-void runRemoteNode(int Self, int Fd, char **Envp) {
+// The key home handed over in the pipe KeyFd, read once.
+void authenticate(int KeyFd) {
+  NodeState &N = node();
+  LinkKey Key;
+  uint64_t Got = 0;
+  while (Got < sizeof Key.Bytes) {
+    long R = sys::call6(sys::Read, KeyFd, long(Key.Bytes + Got), long(sizeof Key.Bytes - Got));
+    if (R <= 0)
+      fail("no key from the home node");
+    Got += uint64_t(R);
+  }
+  sys::call6(sys::Close, KeyFd);
+  switch (authenticateHome(N.HomeLink, Key)) {
+  case AuthResult::Accepted:
+    return;
+  case AuthResult::Refused:
+    fail("the home node failed authentication");
+  case AuthResult::Lost:
+    lostHome();
+  }
+}
+
+void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   NodeState &N = node();
   N.Remote = true;
   N.Self = Self;
   N.HomeLink.Fd = Fd;
+  N.HomeLink.TimeoutMs = DefaultTimeoutMs;
   uint8_t *RuntimeStack = sys::mapPrivate(RuntimeStackBytes);
   N.Scratch = reinterpret_cast<FramePair *>(sys::mapPrivate(MaxFrames * sizeof(FramePair)));
   N.MaxFrames = MaxFrames;
@@ -356,8 +399,14 @@ void runRemoteNode(int Self, int Fd, char **Envp) {
   N.RuntimeStackTop = RuntimeStack + RuntimeStackBytes;
   if (!reserveArena())
     fail("the arena's address range is taken in this process");
+  // popcorn-node authenticated the link of a node it started.
+  if (KeyFd >= 0)
+    authenticate(KeyFd);
   installFaultHandler();
   receiveHello(Envp);
+  if (!N.HomeLink.send(MessageType::Ready, nullptr, 0))
+    lostHome();
+  N.ReadySent = true;
   popcorn_call_on_stack(N.RuntimeStackTop, waitForThread, nullptr);
   __builtin_unreachable();
 }

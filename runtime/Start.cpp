@@ -2,8 +2,8 @@
 //
 // musl's __libc_start_main calls __popcorn_start before anything else
 // (libc-patches/common/0002-node-hooks.patch).  It maps this process's
-// runtime state, then either becomes a remote node (POPCORN_NODE=ID:FD in
-// the environment: started by a home node) or sets up the home node: the
+// runtime state, then either becomes a remote node (POPCORN_NODE=ID:FD or
+// ID:FD:KEYFD in the environment: started by popcorn-node or a home node) or sets up the home node: the
 // arena and the node table.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include "RemoteNode.h"
 #include "Report.h"
 #include "Syscall.h"
+#include "Text.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,14 +37,18 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
   for (char **E = Envp; *E; E++) {
     if (strncmp(*E, "POPCORN_NODE=", 13))
       continue;
-    char *Colon;
-    long Id = strtol(*E + 13, &Colon, 10);
-    long Fd = *Colon == ':' ? strtol(Colon + 1, nullptr, 10) : -1;
-    if (Id <= 0 || Id >= MaxNodes || Fd < 0) {
+    const char *P = *E + 13;
+    uint64_t Id, Fd, KeyFd;
+    bool Valid = readUnsigned(P, MaxNodes - 1, Id) && Id > 0 && *P++ == ':' &&
+                 readUnsigned(P, 1 << 20, Fd);
+    bool HasKey = Valid && *P == ':';
+    if (HasKey)
+      Valid = readUnsigned(++P, 1 << 20, KeyFd);
+    if (!Valid || *P) {
       Line() << "popcorn: POPCORN_NODE is set by the home node for the nodes it starts";
       sys::exitGroup(2);
     }
-    runRemoteNode(int(Id), int(Fd), Envp);
+    runRemoteNode(int(Id), int(Fd), HasKey ? int(KeyFd) : -1, Envp);
   }
 
   // Without the arena the program runs, but no thread can leave.

@@ -23,7 +23,9 @@ enum : long {
   Read = 0, Write = 1, Close = 3, Mmap = 9, Mprotect = 10, Munmap = 11, RtSigaction = 13,
   Getpid = 39, Kill = 62, Sigaltstack = 131, ArchPrctl = 158, Gettid = 186, Tkill = 200,
   ExitGroup = 231, ProcessVmReadv = 310, ProcessVmWritev = 311, Mremap = 25, Brk = 12,
-  Madvise = 28, Fcntl = 72, Writev = 20, Recvfrom = 45, SchedYield = 24, Prctl = 157, Getppid = 110
+  Madvise = 28, Fcntl = 72, Writev = 20, Recvfrom = 45, SchedYield = 24, Prctl = 157, Getppid = 110,
+  Ppoll = 271, Getrandom = 318, Wait4 = 61, Sendto = 44, Sendmsg = 46, Setsockopt = 54,
+  Msync = 26, Mincore = 27
 };
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long R10 __asm__("r10") = D;
@@ -41,7 +43,9 @@ enum : long {
   Read = 63, Write = 64, Close = 57, Mmap = 222, Mprotect = 226, Munmap = 215, RtSigaction = 134,
   Getpid = 172, Kill = 129, Sigaltstack = 132, Gettid = 178, Tkill = 130, ExitGroup = 94,
   ProcessVmReadv = 270, ProcessVmWritev = 271, Mremap = 216, Brk = 214,
-  Madvise = 233, Fcntl = 25, Writev = 66, Recvfrom = 207, SchedYield = 124, Prctl = 167, Getppid = 173
+  Madvise = 233, Fcntl = 25, Writev = 66, Recvfrom = 207, SchedYield = 124, Prctl = 167, Getppid = 173,
+  Ppoll = 73, Getrandom = 278, Wait4 = 260, Sendto = 206, Sendmsg = 211, Setsockopt = 208,
+  Msync = 227, Mincore = 232
 };
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long X8 __asm__("x8") = N;

@@ -134,6 +134,8 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"mremap", 25, 216, RunAt::Mapping, {}, -1},
     {"madvise", 28, 233, RunAt::Mapping, {}, -1},
     {"brk", 12, 214, RunAt::Mapping, {}, -1},
+    {"msync", 26, 227, RunAt::Mapping, {}, -1},
+    {"mincore", 27, 232, RunAt::Mapping, {}, -1},
     {"exit", 60, 93, RunAt::Exit, {}, -1},
     {"exit_group", 231, 94, RunAt::Exit, {}, -1},
     {"kill", 62, 129, RunAt::SignalSelf, {}, -1},

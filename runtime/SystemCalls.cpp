@@ -108,6 +108,23 @@ void touchData(const SyscallRow &Row, const long *A) {
   }
 }
 
+long forward(int RowIndex, const long *A);
+
+// Whether home's pages are in memory is home's to say, and worth no page
+// of data per call: home checks that the range is mapped (msync fails
+// where it is not, as mincore does), and the pages count as resident.
+long remoteMincore(const long *A) {
+  long Check[SyscallArguments] = {A[0], A[1], 1 /* MS_ASYNC */};
+  long R = forward(rowOf(sys::Msync, Here), Check);
+  if (sys::failed(R))
+    return R;
+  uint64_t Pages = (uint64_t(A[1]) + PageBytes - 1) / PageBytes;
+  touchPages(uint64_t(A[2]), Pages, true);
+  for (uint64_t I = 0; I < Pages; I++)
+    reinterpret_cast<uint8_t *>(A[2])[I] = 1;
+  return 0;
+}
+
 long forward(int RowIndex, const long *A) {
   NodeState &N = node();
   const SyscallRow &Row = SyscallRows[RowIndex];
@@ -247,6 +264,8 @@ long remoteSyscall(long Number, const long *A) {
       return 0;
     if (Number == sys::Brk)
       return -ENOMEM_;
+    if (Number == sys::Mincore)
+      return remoteMincore(A);
     long R = forward(RowIndex, A);
     if (sys::failed(R))
       return R;

@@ -20,6 +20,41 @@
 extern "C" int __popcorn_migration_pending;
 
 namespace popcorn {
+// A decimal such as "0.05" or "20" as Numerator / Denominator.  Not strtod:
+// that would link libc's floating-point parser into every program.
+struct Decimal {
+  uint64_t Numerator, Denominator;
+};
+
+static const char *readDecimal(const char *P, Decimal &Out) {
+  Out = {0, 1};
+  const char *Start = P;
+  for (; *P >= '0' && *P <= '9' && Out.Numerator < (uint64_t(1) << 58); P++)
+    Out.Numerator = Out.Numerator * 10 + uint64_t(*P - '0');
+  if (*P == '.')
+    for (P++; *P >= '0' && *P <= '9' && Out.Denominator < (uint64_t(1) << 58); P++) {
+      Out.Numerator = Out.Numerator * 10 + uint64_t(*P - '0');
+      Out.Denominator *= 10;
+    }
+  return P == Start ? nullptr : P;
+}
+
+uint64_t durationOf(const char *Value) {
+  Decimal Amount;
+  const char *Unit = readDecimal(Value, Amount);
+  if (!Unit)
+    return 0;
+  size_t UnitLength = strcspn(Unit, ";");
+  struct {
+    const char *Name;
+    uint64_t Nanoseconds;
+  } const Units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+  for (const auto &U : Units)
+    if (UnitLength == strlen(U.Name) && !strncmp(Unit, U.Name, UnitLength))
+      return uint64_t((unsigned __int128)Amount.Numerator * U.Nanoseconds / Amount.Denominator);
+  return 0;
+}
+
 namespace {
 
 struct CodeRange {
@@ -67,42 +102,6 @@ void readCycle(const char *Nodes) {
     Plan.Cycle[Plan.CycleLength++] = int(Id);
     Nodes = *End == ',' ? End + 1 : End;
   }
-}
-
-// A decimal such as "0.05" or "20" as Numerator / Denominator.  Not strtod:
-// that would link libc's floating-point parser into every program.
-struct Decimal {
-  uint64_t Numerator, Denominator;
-};
-
-const char *readDecimal(const char *P, Decimal &Out) {
-  Out = {0, 1};
-  const char *Start = P;
-  for (; *P >= '0' && *P <= '9' && Out.Numerator < (uint64_t(1) << 58); P++)
-    Out.Numerator = Out.Numerator * 10 + uint64_t(*P - '0');
-  if (*P == '.')
-    for (P++; *P >= '0' && *P <= '9' && Out.Denominator < (uint64_t(1) << 58); P++) {
-      Out.Numerator = Out.Numerator * 10 + uint64_t(*P - '0');
-      Out.Denominator *= 10;
-    }
-  return P == Start ? nullptr : P;
-}
-
-// "20ms" and the like, in nanoseconds; 0 if malformed.
-uint64_t durationOf(const char *Value) {
-  Decimal Amount;
-  const char *Unit = readDecimal(Value, Amount);
-  if (!Unit)
-    return 0;
-  size_t UnitLength = strcspn(Unit, ";");
-  struct {
-    const char *Name;
-    uint64_t Nanoseconds;
-  } const Units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-  for (const auto &U : Units)
-    if (UnitLength == strlen(U.Name) && !strncmp(Unit, U.Name, UnitLength))
-      return uint64_t((unsigned __int128)Amount.Numerator * U.Nanoseconds / Amount.Denominator);
-  return 0;
 }
 
 void onSignal(int) {

@@ -35,6 +35,10 @@ const char *settingOf(const char *Settings, const char *Key);
 /// The destination SIGRTMIN asked for, or -1; taking it clears it.
 int takeSignalledDestination();
 
+/// "20ms" and the like (ns, us, ms, s; decimals allowed) in nanoseconds;
+/// 0 if malformed.
+uint64_t durationOf(const char *Value);
+
 /// Whether any trigger is set (POPCORN_MIGRATE or a code range).
 bool triggersSet();
 
