@@ -1,7 +1,8 @@
 //===- TraceFile.cpp - Home writes the trace as Chrome trace-event JSON ---===//
 //
 // The file opens unchanged in Perfetto and chrome://tracing: one process
-// ("pid") per node, complete events ("ph":"X") with "ts" and "dur" in
+// ("pid") per node, with one thread whose "tid" is the node's number + 1
+// (trace processors tell threads apart by tid alone), complete events ("ph":"X") with "ts" and "dur" in
 // microseconds from the start of the trace, nested by time on a node's
 // track:
 //
@@ -134,7 +135,7 @@ public:
   void metadata(int Node, const char *What, const char *Key) {
     separate();
     Out << "{\"name\":\"" << What << "\",\"ph\":\"M\",\"pid\":" << Node
-        << ",\"tid\":1,\"args\":{\"" << Key << "\":";
+        << ",\"tid\":" << Node + 1 << ",\"args\":{\"" << Key << "\":";
   }
   void nodeNames(const bool *Used) {
     const NodeState &N = node();
@@ -157,7 +158,7 @@ public:
     uint64_t From = Start > Base ? Start - Base : 0, To = End > Base ? End - Base : 0;
     separate();
     Out << "{\"name\":\"" << Name << "\",\"cat\":\"" << Category << "\",\"ph\":\"X\",\"pid\":"
-        << Node << ",\"tid\":1,\"ts\":";
+        << Node << ",\"tid\":" << Node + 1 << ",\"ts\":";
     Out.micros(From) << ",\"dur\":";
     Out.micros(To > From ? To - From : 0) << ",\"args\":{";
   }
