@@ -6,6 +6,8 @@
 //   popcorn-inspect verify PROG                   one layout and matching call
 //                                                 sites on all ISAs?
 //   popcorn-inspect callsites PROG [--isa ISA] [--function NAME]
+//   popcorn-inspect trace [--svg OUT] TRACE     summarize a POPCORN_TRACE file
+//                                                 (and draw its timeline)
 //
 // verify and callsites read the call sites from .popcorn.metadata, the
 // tables the runtime uses (popcorn-ld leaves no stack maps in executables).
@@ -13,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
 #include "Files.h"
+#include "Timeline.h"
 #include "VerifyLayout.h"
 #include "popcorn/Isa.h"
 #include "popcorn/MultiIsaFile.h"
@@ -40,7 +43,8 @@ static const char *ToolName = "popcorn-inspect";
             "       popcorn-inspect extract --isa ISA FILE OUTPUT\n"
             "       popcorn-inspect layout PROG\n"
             "       popcorn-inspect verify PROG\n"
-            "       popcorn-inspect callsites PROG [--isa ISA] [--function NAME]\n";
+            "       popcorn-inspect callsites PROG [--isa ISA] [--function NAME]\n"
+            "       popcorn-inspect trace [--svg OUT.svg] TRACE.json\n";
   exit(2);
 }
 
@@ -261,6 +265,21 @@ static int printCallSites(StringRef Path, StringRef IsaName, StringRef Function)
   return 0;
 }
 
+static int summarizeTrace(StringRef Path, StringRef SvgPath) {
+  Expected<Timeline> T = readTimeline(Path);
+  if (!T)
+    fail(toString(T.takeError()));
+  if (SvgPath.empty()) {
+    printTimelineSummary(*T, Path, outs());
+    return 0;
+  }
+  std::string Svg;
+  raw_string_ostream OS(Svg);
+  writeTimelineSvg(*T, Path, OS);
+  writeFile(SvgPath, Svg, false);
+  return 0;
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   if (Argc < 2)
@@ -274,6 +293,10 @@ int main(int Argc, char **Argv) {
     return printLayout(Argv[2]);
   if (Command == "verify" && Argc == 3)
     return verify(Argv[2]);
+  if (Command == "trace" && Argc == 3)
+    return summarizeTrace(Argv[2], "");
+  if (Command == "trace" && Argc == 5 && StringRef(Argv[2]) == "--svg")
+    return summarizeTrace(Argv[4], Argv[3]);
   if (Command == "callsites" && Argc >= 3) {
     StringRef IsaName, Function;
     for (int I = 3; I + 1 < Argc; I += 2) {

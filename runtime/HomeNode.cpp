@@ -11,6 +11,7 @@
 #include "SystemCalls.h"
 #include "Thread.h"
 #include "Triggers.h"
+#include "Trace.h"
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -295,6 +296,7 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, uint64_t StackHigh) {
   HelloMessage Hello = {uint32_t(getpid()), Here, 0, {}, uint16_t(N.NodeCount), {},
                         uint32_t(N.TimeoutMs), uint32_t(E.How != Launcher::Tcp)};
   Hello.Ranges = sharedRanges(Hello.Shared, StackHigh);
+  Hello.Trace = tracing();
   for (int I = 0; I < N.NodeCount; I++)
     Hello.NodeMachines[I] = N.Nodes[I].Machine;
   MessageHeader H;
@@ -409,15 +411,21 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
       if (!serveSyscall(E.Link, E.Machine, H.Bytes))
         nodeDied(E, Id);
       continue;
+    case MessageType::TraceEvents:
+      if (!receiveTrace(E.Link, H.Bytes))
+        nodeDied(E, Id);
+      continue;
     case MessageType::Exit: {
       ExitMessage M;
       if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M))
         nodeDied(E, Id);
       if (node().ReportAtExit)
         reportMigrations();
+      writeTraceFile();
       sys::exitGroup(M.Status);
     }
     case MessageType::ReturnHome: {
+      TraceSpan Arrival(TraceKind::Arrive);
       ReturnHomeMessage M;
       const StackRegion &Home = T.Regions[0];
       if (H.Bytes < sizeof M || !E.Link.receivePayload(&M, sizeof M))
@@ -433,6 +441,8 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
           nodeDied(E, Id);
         if (H.Type == MessageType::End)
           break;
+        if (H.Type == MessageType::TraceEvents && receiveTrace(E.Link, H.Bytes))
+          continue;
         if (H.Type != MessageType::PageData || H.Bytes != sizeof Page ||
             !E.Link.receivePayload(&Page, sizeof Page))
           nodeDied(E, Id);
@@ -445,6 +455,7 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
       node().ThreadAway = false;
       if (node().SignalledMigration)
         __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
+      Arrival.finish();
       if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
         Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
                << " refused it";
@@ -548,9 +559,11 @@ int migrateAway(RegisterSet &Registers, int Target) {
   RegisterSet Out;
   RewriteRequest Request{&__popcorn_metadata, &Registers, E.Machine,
                          threadPointerFor(E.Machine, Registers), Away, T->Scratch, T->MaxFrames};
+  TraceSpan Departure(TraceKind::Leave);
   RewriteResult Result = rewriteStack(Request, Out);
   if (Result.Error != RewriteError::None)
     return EAGAIN;
+  Departure.mark();
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
   carryObjectStack(Registers, E.Machine);
   MigrateMessage M{Out, Away, T->Regions[0]};
@@ -559,6 +572,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   if (!E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
                     uint32_t(Away.High - Out.Sp)))
     nodeDied(E, Target);
+  Departure.finish(sizeof M + (Away.High - Out.Sp), Result.Frames, Target);
   serveAway(E, Target, *T);
 }
 

@@ -9,6 +9,8 @@
 // calls that need home's files and identity there (Syscall ->
 // SyscallResult); it comes back with ReturnHome followed by every page it
 // wrote (PageData each) and End.  Exit ends the program with a status.
+// With POPCORN_TRACE a node sends its trace events (TraceEvents, Trace.h)
+// after its pages (before End) when it returns home, and before Exit.
 //
 // Every payload is checked against its type's size before use.
 //
@@ -43,6 +45,8 @@ enum class MessageType : uint32_t {
   Image,
   // Node -> home: why it cannot serve (text).
   NodeError,
+  // Node -> home: its trace events (Trace.h).
+  TraceEvents,
 };
 
 struct MessageHeader {
@@ -86,6 +90,7 @@ struct HelloMessage {
   uint16_t NodeMachines[MaxNodes];
   uint32_t TimeoutMs;   // POPCORN_TIMEOUT
   uint32_t ChildOfHome; // home started it (else popcorn-node did)
+  uint8_t Trace; // record trace events and send them home (Trace.h)
 };
 
 // Home -> node: continue the thread with Registers on Away, whose bytes

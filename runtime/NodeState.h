@@ -21,6 +21,8 @@
 
 namespace popcorn {
 
+struct TraceBuffer;
+
 enum class Launcher : uint8_t { Native, Qemu, Tcp };
 
 struct NodeEntry {
@@ -90,6 +92,8 @@ struct NodeState {
   // Counters, reported by home with POPCORN_LOG=stats: home counts the
   // thread's trips and what it served, a remote node its own side.
   uint64_t Migrations, PagesFetched, PagesReturned, SyscallsForwarded;
+
+  TraceBuffer *Trace; // null unless recording a trace (Trace.h)
 };
 
 /// This process's state.  __popcorn_start maps it before libc runs (or

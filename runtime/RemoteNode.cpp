@@ -6,6 +6,7 @@
 #include "Syscall.h"
 #include "SystemCalls.h"
 #include "Thread.h"
+#include "Trace.h"
 #include <elf.h>
 #include <signal.h>
 
@@ -59,6 +60,7 @@ PageBit bitOf(uint8_t *const *Bits, int R, uint64_t A) {
 
 bool fetch(uint64_t A) {
   NodeState &N = node();
+  TraceSpan Fault(TraceKind::PageFault);
   MessageHeader H;
   uint64_t Got;
   if (!N.HomeLink.send(MessageType::PageRequest, &A, sizeof A) ||
@@ -77,6 +79,7 @@ bool fetch(uint64_t A) {
     lostHome();
   sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtRead);
   N.PagesFetched++;
+  Fault.finish(A);
   return true;
 }
 
@@ -189,6 +192,8 @@ void receiveHello(char **Envp) {
       sys::exitGroup(1);
   }
   N.HomeMachine = uint16_t(Hello.HomeMachine);
+  if (Hello.Trace)
+    startTracing();
   N.NodeCount = Hello.NodeCount;
   for (int I = 0; I < N.NodeCount; I++)
     N.Nodes[I].Machine = Hello.NodeMachines[I];
@@ -234,6 +239,7 @@ void setThreadPointer(uint64_t Tp) {
   MigrateMessage M;
   if (!N.HomeLink.receiveHeader(H))
     sys::exitGroup(0); // home ended: so does this node
+  TraceSpan Arrival(TraceKind::Arrive);
   if (H.Type != MessageType::Migrate || H.Bytes < sizeof M ||
       !N.HomeLink.receivePayload(&M, sizeof M))
     fail("a malformed message where a thread was expected");
@@ -256,6 +262,7 @@ void setThreadPointer(uint64_t Tp) {
   N.Home = M.Home;
   N.Away = Away;
   setThreadPointer(M.Registers.ThreadPointer);
+  Arrival.finish();
   popcorn_resume(&M.Registers);
 }
 
@@ -321,9 +328,11 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   RewriteRequest Request{&__popcorn_metadata, &Registers, N.HomeMachine,
                          threadPointerFor(N.HomeMachine, Registers), N.Home, N.Scratch,
                          N.MaxFrames, Bias};
+  TraceSpan Departure(TraceKind::Leave);
   RewriteResult Result = rewriteStack(Request, Out);
   if (Result.Error != RewriteError::None)
     return Result.Error;
+  Departure.mark();
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
   carryObjectStack(Registers, N.HomeMachine); // before the written pages go
 
@@ -341,6 +350,9 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
                           PageBytes))
       lostHome();
   }
+  // Bytes sent: every written page is, unless home unmapped it meanwhile.
+  Departure.finish(sizeof M + StackBytes + N.DirtyCount * sizeof(PageMessage), Result.Frames);
+  sendTrace(N.HomeLink);
   if (!N.HomeLink.send(MessageType::End, nullptr, 0))
     lostHome();
   forgetPages();

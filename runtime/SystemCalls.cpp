@@ -6,6 +6,7 @@
 #include "Report.h"
 #include "SyscallTable.h"
 #include "Syscall.h"
+#include "Trace.h"
 
 namespace popcorn {
 
@@ -85,6 +86,7 @@ uint64_t statBytes(uint16_t Machine) { return Machine == EmAArch64 ? 128 : 144; 
 [[noreturn]] void exitProgram(long Status) {
   NodeState &N = node();
   ExitMessage M{int32_t(Status)};
+  sendTrace(N.HomeLink);
   N.HomeLink.send(MessageType::Exit, &M, sizeof M);
   sys::exitGroup(int(Status));
 }
@@ -192,6 +194,7 @@ long forward(int RowIndex, const long *A) {
 
   MessageHeader H;
   SyscallResultMessage R;
+  TraceSpan Call(TraceKind::Syscall);
   if (!N.HomeLink.send2(MessageType::Syscall, &M, sizeof M, Buf, uint32_t(Used)) ||
       !N.HomeLink.receiveHeader(H) || H.Type != MessageType::SyscallResult ||
       H.Bytes < sizeof R || H.Bytes - sizeof R > 2 * SyscallDataBytes ||
@@ -199,6 +202,7 @@ long forward(int RowIndex, const long *A) {
       !N.HomeLink.receivePayload(Buf, H.Bytes - sizeof R))
     lostHome();
   N.SyscallsForwarded++;
+  Call.finish(uint64_t(RowIndex));
 
   // Each output, in order: its length, then its bytes.
   uint64_t At = 0, End = H.Bytes - sizeof R;
