@@ -47,7 +47,7 @@ expect no-direction fail "no-direction.json: event 0: .*from" \
 expect stray-phase fail "stray-phase.json: the rewrite phase .* not inside a migration" \
 	'{"traceEvents":[{"name":"rewrite","cat":"migration-phase","ph":"X","pid":1,"ts":1,"dur":2}]}'
 expect well-formed 0 "^migrations: 1," \
-	"{\"traceEvents\":[{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"node 0 (x86_64, home)\"}},$migration]}"
+	"{\"traceEvents\":[{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"node 0 (x86_64, home)\"}},$migration]}"
 
 set +e
 "$inspect" trace missing.json >missing.out 2>&1
