@@ -30,6 +30,8 @@ enum class Data : uint8_t {
   InIovec,     // argument Size holds the count of iovecs
   OutIovec,
   OutStat,     // the kernel's struct stat of the calling ISA
+  InEpollEvent,   // one struct epoll_event, in the calling ISA's kernel layout
+  OutEpollEvents, // argument Size holds the room in events, the result the count
 };
 
 struct DataArg {
@@ -135,6 +137,11 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"madvise", 28, 233, RunAt::Mapping, {}, -1},
     {"brk", 12, 214, RunAt::Mapping, {}, -1},
     {"msync", 26, 227, RunAt::Mapping, {}, -1},
+    {"epoll_create1", 291, 20, RunAt::Home, {}, -1},
+    {"epoll_ctl", 233, 21, RunAt::Home, {{Data::InEpollEvent, 3, 0}}, -1},
+    {"epoll_pwait", 281, 22, RunAt::Home,
+     {{Data::OutEpollEvents, 1, 2}, {Data::InFixed, 4, 8}}, -1},
+    {"epoll_wait", 232, -1, RunAt::Home, {{Data::OutEpollEvents, 1, 2}}, -1},
     {"mincore", 27, 232, RunAt::Mapping, {}, -1},
     {"exit", 60, 93, RunAt::Exit, {}, -1},
     {"exit_group", 231, 94, RunAt::Exit, {}, -1},

@@ -34,7 +34,8 @@ unsigned dataOf(const SyscallRow &Row, const int64_t *Args, DataArg *Out) {
 }
 
 bool isOut(Data K) {
-  return K == Data::Out || K == Data::OutFixed || K == Data::OutStat || K == Data::OutIovec;
+  return K == Data::Out || K == Data::OutFixed || K == Data::OutStat || K == Data::OutIovec ||
+         K == Data::OutEpollEvents;
 }
 
 // Kernel open flags that differ: aarch64's value, x86-64's value.
@@ -80,6 +81,24 @@ void convertStat(const uint8_t *From, uint16_t FromMachine, uint8_t *To, uint16_
 }
 
 uint64_t statBytes(uint16_t Machine) { return Machine == EmAArch64 ? 128 : 144; }
+
+// The kernel's struct epoll_event: packed on x86-64 (the 64-bit data at
+// offset 4, 12 bytes), naturally aligned on aarch64 (offset 8, 16 bytes).
+uint64_t epollEventBytes(uint16_t Machine) { return Machine == EmX86_64 ? 12 : 16; }
+
+void convertEpollEvents(const uint8_t *From, uint16_t FromMachine, uint8_t *To,
+                        uint16_t ToMachine, uint64_t Count) {
+  uint64_t FromBytes = epollEventBytes(FromMachine), ToBytes = epollEventBytes(ToMachine);
+  uint64_t FromData = FromBytes - 8, ToData = ToBytes - 8;
+  for (uint64_t I = 0; I < Count; I++) {
+    uint8_t Event[16] = {};
+    copy(Event, From + I * FromBytes, 4);
+    copy(Event + ToData, From + I * FromBytes + FromData, 8);
+    copy(To + I * ToBytes, Event, ToBytes);
+  }
+}
+
+constexpr uint64_t MaxEpollEvents = SyscallDataBytes / 16;
 
 //===-- Remote: a call of this node's libc -------------------------------===//
 
@@ -154,6 +173,12 @@ long forward(int RowIndex, const long *A) {
     case Data::InFixed:
       Bytes = D.Size;
       break;
+    case Data::InEpollEvent:
+      Bytes = epollEventBytes(Here);
+      break;
+    case Data::OutEpollEvents:
+      M.Args[D.Size] = uint64_t(A[D.Size]) < MaxEpollEvents ? A[D.Size] : int64_t(MaxEpollEvents);
+      continue;
     case Data::String:
       Bytes = __builtin_strlen(static_cast<const char *>(P)) + 1;
       if (Bytes > Room)
@@ -308,7 +333,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     uint8_t *At;
     uint64_t Room;
   } Outs[2] = {};
-  uint8_t StatBuffer[144];
+  uint8_t StatBuffer[144], EpollEvent[16];
   uint64_t OutUsed = 0;
   for (unsigned I = 0; I < Count; I++) {
     const DataArg &D = Ds[I];
@@ -325,6 +350,9 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     case Data::InFixed:
       Size = D.Size;
       break;
+    case Data::InEpollEvent:
+      Size = epollEventBytes(Machine);
+      break;
     case Data::String:
       Size = 1;
       while (Offset + Size <= InBytes && In[Offset + Size - 1])
@@ -333,10 +361,14 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     case Data::Out:
     case Data::OutIovec:
     case Data::OutFixed:
-    case Data::OutStat: {
-      uint64_t Room = D.Kind == Data::OutFixed ? D.Size
-                      : D.Kind == Data::OutStat ? sizeof StatBuffer
-                                                : uint64_t(M.Args[D.Size]);
+    case Data::OutStat:
+    case Data::OutEpollEvents: {
+      if (D.Kind == Data::OutEpollEvents && uint64_t(M.Args[D.Size]) > MaxEpollEvents)
+        return false;
+      uint64_t Room = D.Kind == Data::OutFixed         ? D.Size
+                      : D.Kind == Data::OutStat        ? sizeof StatBuffer
+                      : D.Kind == Data::OutEpollEvents ? uint64_t(M.Args[D.Size]) * 16
+                                                       : uint64_t(M.Args[D.Size]);
       if (Room > SyscallDataBytes - OutUsed)
         return false;
       Outs[I] = {D.Kind == Data::OutStat ? StatBuffer : Out + OutUsed, Room};
@@ -355,6 +387,10 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     if (Offset > InBytes || Size > InBytes - Offset)
       return false;
     Args[D.Arg] = long(In + Offset);
+    if (D.Kind == Data::InEpollEvent) {
+      convertEpollEvents(In + Offset, Machine, EpollEvent, Here, 1);
+      Args[D.Arg] = long(EpollEvent);
+    }
     if (D.Kind == Data::InIovec) {
       Single = {uint64_t(In + Offset), Size};
       Args[D.Arg] = long(&Single);
@@ -404,10 +440,20 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
       From = Converted;
       Bytes = Result == 0 ? statBytes(Machine) : 0;
     }
+    uint64_t Events = 0;
+    if (D.Kind == Data::OutEpollEvents) {
+      Events = Result > 0 ? uint64_t(Result) : 0;
+      if (Events > uint64_t(Args[D.Size]))
+        return false;
+      Bytes = Events * epollEventBytes(Machine);
+    }
     if (OutUsed + ReplyBytes + 8 + Bytes > 2 * SyscallDataBytes)
       return false;
     copy(Reply + ReplyBytes, &Bytes, 8);
-    copy(Reply + ReplyBytes + 8, From, Bytes);
+    if (D.Kind == Data::OutEpollEvents)
+      convertEpollEvents(From, Here, Reply + ReplyBytes + 8, Machine, Events);
+    else
+      copy(Reply + ReplyBytes + 8, From, Bytes);
     ReplyBytes += 8 + Bytes;
   }
   SyscallResultMessage R{Result, ReplyBytes};

@@ -1,4 +1,3 @@
-// POPCORN-MIGRATE: no, epoll calls are not forwarded yet (struct epoll_event differs between the ISAs' kernels)
 /* epoll on pipes: the 64-bit user data must come back intact
  * (struct epoll_event is packed on x86-64, not on aarch64). */
 #include <stdint.h>
