@@ -24,17 +24,9 @@ bool sameMac(const uint8_t *A, const uint8_t *B) {
 } // namespace
 
 bool randomBytes(void *Out, uint64_t Bytes) {
-  auto *P = static_cast<uint8_t *>(Out);
-  while (Bytes) {
-    long N = sys::call6(sys::Getrandom, long(P), long(Bytes), 0);
-    if (N == -4) // EINTR
-      continue;
-    if (N <= 0)
-      return false;
-    P += N;
-    Bytes -= uint64_t(N);
-  }
-  return true;
+  return sys::everyByte(Out, Bytes, [](long At, uint64_t Left) {
+    return sys::call6(sys::Getrandom, At, long(Left), 0);
+  });
 }
 
 AuthResult authenticateHome(Channel &Link, const LinkKey &Key) {

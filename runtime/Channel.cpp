@@ -31,30 +31,20 @@ static bool readableWithin(int Fd, int Ms) {
 static bool transferAll(long Call, int Fd, const void *Data, uint64_t Bytes, int TimeoutMs,
                         bool *TimedOut) {
   constexpr long DontWait = 0x40; // MSG_DONTWAIT
-  auto P = reinterpret_cast<long>(Data);
-  while (Bytes) {
-    long N;
+  return sys::everyByte(const_cast<void *>(Data), Bytes, [&](long At, uint64_t Left) -> long {
     if (Call == sys::Sendto)
-      N = sys::call6(Call, Fd, P, long(Bytes), NoSignal, 0, 0);
-    else if (TimeoutMs > 0)
-      N = sys::call6(sys::Recvfrom, Fd, P, long(Bytes), DontWait, 0, 0);
-    else
-      N = sys::call6(Call, Fd, P, long(Bytes));
-    if (N == -11 && Call == sys::Read) { // EAGAIN
-      if (!readableWithin(Fd, TimeoutMs)) {
-        *TimedOut = true;
-        return false;
-      }
-      continue;
+      return sys::call6(Call, Fd, At, long(Left), NoSignal, 0, 0);
+    if (TimeoutMs <= 0)
+      return sys::call6(Call, Fd, At, long(Left));
+    long N = sys::call6(sys::Recvfrom, Fd, At, long(Left), DontWait, 0, 0);
+    if (N != -11) // EAGAIN: wait, then once more
+      return N;
+    if (!readableWithin(Fd, TimeoutMs)) {
+      *TimedOut = true;
+      return 0;
     }
-    if (N == -4) // EINTR
-      continue;
-    if (N <= 0)
-      return false;
-    P += N;
-    Bytes -= uint64_t(N);
-  }
-  return true;
+    return -4;
+  });
 }
 
 static bool writeAll(int Fd, const void *Data, uint64_t Bytes) {

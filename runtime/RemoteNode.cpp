@@ -363,13 +363,10 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
 void authenticate(int KeyFd) {
   NodeState &N = node();
   LinkKey Key;
-  uint64_t Got = 0;
-  while (Got < sizeof Key.Bytes) {
-    long R = sys::call6(sys::Read, KeyFd, long(Key.Bytes + Got), long(sizeof Key.Bytes - Got));
-    if (R <= 0)
-      fail("no key from the home node");
-    Got += uint64_t(R);
-  }
+  if (!sys::everyByte(Key.Bytes, sizeof Key.Bytes, [KeyFd](long At, uint64_t Left) {
+        return sys::call6(sys::Read, KeyFd, At, long(Left));
+      }))
+    fail("no key from the home node");
   sys::call6(sys::Close, KeyFd);
   switch (authenticateHome(N.HomeLink, Key)) {
   case AuthResult::Accepted:

@@ -6,6 +6,22 @@
 
 namespace popcorn {
 
+/// V as "0x" and its hexadecimal digits, without leading zeros, into Out
+/// (19 bytes are enough); no libc.
+inline void hexDigits(uint64_t V, char *Out) {
+  *Out++ = '0';
+  *Out++ = 'x';
+  bool Started = false;
+  for (int Shift = 60; Shift >= 0; Shift -= 4) {
+    unsigned Nibble = (V >> Shift) & 15;
+    if (Nibble || Started || Shift == 0) {
+      Started = true;
+      *Out++ = "0123456789abcdef"[Nibble];
+    }
+  }
+  *Out = 0;
+}
+
 // One line built in a fixed buffer and written to stderr at once, so lines
 // of several threads do not interleave.
 class Line {
@@ -26,17 +42,9 @@ public:
     return *this;
   }
   Line &hex(uint64_t V) {
-    *this << "0x";
-    bool Started = false;
-    for (int Shift = 60; Shift >= 0; Shift -= 4) {
-      unsigned Nibble = (V >> Shift) & 15;
-      if (Nibble || Started || Shift == 0) {
-        Started = true;
-        char C[2] = {"0123456789abcdef"[Nibble], 0};
-        *this << C;
-      }
-    }
-    return *this;
+    char Digits[19];
+    hexDigits(V, Digits);
+    return *this << Digits;
   }
   ~Line() {
     Buf[N++] = '\n';

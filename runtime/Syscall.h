@@ -104,6 +104,23 @@ inline uint8_t *mapWithGuard(uint64_t Bytes) {
 
 inline void write(int Fd, const char *S, uint64_t N) { call6(Write, Fd, long(S), long(N)); }
 
+/// Calls Part(Address, Left) until Bytes are done: it returns how many it
+/// did, -EINTR to be called again, or another value <= 0 to give up
+/// (false).
+template <class PartFn> bool everyByte(void *Data, uint64_t Bytes, PartFn Part) {
+  auto P = reinterpret_cast<long>(Data);
+  while (Bytes) {
+    long N = Part(P, Bytes);
+    if (N == -4) // EINTR
+      continue;
+    if (N <= 0)
+      return false;
+    P += N;
+    Bytes -= uint64_t(N);
+  }
+  return true;
+}
+
 } // namespace popcorn::sys
 
 #endif

@@ -64,17 +64,9 @@ public:
     return *this;
   }
   JsonFile &hexString(uint64_t V) {
-    *this << "\"0x";
-    bool Started = false;
-    for (int Shift = 60; Shift >= 0; Shift -= 4) {
-      unsigned Nibble = (V >> Shift) & 15;
-      if (Nibble || Started || Shift == 0) {
-        Started = true;
-        put("0123456789abcdef"[Nibble]);
-      }
-    }
-    put('"');
-    return *this;
+    char Digits[19];
+    hexDigits(V, Digits);
+    return *this << "\"" << Digits << "\"";
   }
 
   void flush() {
