@@ -6,6 +6,18 @@
 
 namespace popcorn {
 
+/// V's decimal digits into Out (21 bytes are enough); no libc.
+inline void decimalDigits(uint64_t V, char *Out) {
+  char Reversed[20];
+  int D = 0;
+  do
+    Reversed[D++] = char('0' + V % 10);
+  while (V /= 10);
+  while (D)
+    *Out++ = Reversed[--D];
+  *Out = 0;
+}
+
 /// V as "0x" and its hexadecimal digits, without leading zeros, into Out
 /// (19 bytes are enough); no libc.
 inline void hexDigits(uint64_t V, char *Out) {
@@ -32,14 +44,9 @@ public:
     return *this;
   }
   Line &operator<<(uint64_t V) {
-    char Digits[24];
-    int D = 0;
-    do
-      Digits[D++] = char('0' + V % 10);
-    while (V /= 10);
-    while (D && N < sizeof Buf - 1)
-      Buf[N++] = Digits[--D];
-    return *this;
+    char Digits[21];
+    decimalDigits(V, Digits);
+    return *this << Digits;
   }
   Line &hex(uint64_t V) {
     char Digits[19];

@@ -43,14 +43,9 @@ public:
     return *this;
   }
   JsonFile &operator<<(uint64_t V) {
-    char Digits[24];
-    int D = 0;
-    do
-      Digits[D++] = char('0' + V % 10);
-    while (V /= 10);
-    while (D)
-      put(Digits[--D]);
-    return *this;
+    char Digits[21];
+    decimalDigits(V, Digits);
+    return *this << Digits;
   }
   JsonFile &operator<<(int V) { return *this << uint64_t(V); }
   // Nanoseconds as microseconds with three decimals: trace-event units.
