@@ -97,6 +97,18 @@ for isa in "$@"; do
 			exit 1
 		}
 	done
+	# x86-64's syscall() maps aarch64's numbers, the ones programs are
+	# compiled with (x86_64/0012-syscall-aarch64-numbers.patch): the table
+	# comes from both ISAs' lists of system calls, by name.
+	if [ "$isa" = x86_64 ]; then
+		awk '$1 == "#define" && $2 ~ /^__NR_/ {
+			if (FILENAME ~ /arch\/x86_64\//) x86[$2] = $3; else arm[$2] = $3
+		} END {
+			for (name in arm)
+				if (name in x86) printf "[%d] = %d, /* %s */\n", arm[name], x86[name] + 1, substr(name, 6)
+		}' "$src/arch/x86_64/bits/syscall.h.in" "$src/arch/aarch64/bits/syscall.h.in" |
+			sort -t'[' -k2 -n >"$src/src/misc/aarch64_syscall_numbers.h"
+	fi
 	# A patch may list files to delete (x87 assembly has no place in a
 	# binary128 long double libc); 'patch' cannot express that for files
 	# whose replacement lives elsewhere in the tree.
@@ -113,5 +125,14 @@ for isa in "$@"; do
 		make -j"$JOBS" >make.log 2>&1 || { tail -40 make.log >&2; exit 1; }
 		make install >install.log 2>&1 || { tail -40 install.log >&2; exit 1; }
 	)
+	# ...and so its <sys/syscall.h> has aarch64's numbers, as musl's
+	# Makefile writes one (__NR_ and SYS_ names), for code compiled against
+	# this sysroot directly.  musl itself was built with x86-64's.
+	if [ "$isa" = x86_64 ]; then
+		{
+			cat "$src/arch/aarch64/bits/syscall.h.in"
+			sed -n -e 's/__NR_/SYS_/p' "$src/arch/aarch64/bits/syscall.h.in"
+		} >"$sysroot/$isa/include/bits/syscall.h"
+	fi
 	echo "$stamp" >"$sysroot/$isa/.musl-stamp"
 done
