@@ -1,6 +1,7 @@
 //===- HomeNode.cpp - The process a program started as --------------------===//
 #include "HomeNode.h"
 #include "AddressSpace.h"
+#include "ControlSocket.h"
 #include "ExecutableFile.h"
 #include "NodeState.h"
 #include "Report.h"
@@ -174,6 +175,7 @@ bool startNode(int Id, uint64_t StackHigh) {
         L << ": exit status " << uint64_t(WEXITSTATUS(Status));
     }
   }
+  closeControlSocket();
   sys::exitGroup(WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1);
 }
 
@@ -217,6 +219,7 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
         nodeDied(E, Id);
       if (node().ReportAtExit)
         reportMigrations();
+      closeControlSocket();
       sys::exitGroup(M.Status);
     }
     case MessageType::ReturnHome: {
@@ -245,6 +248,7 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
              StackBytes);
       T.Current = 0;
       node().ThreadAway = false;
+      node().ThreadNode = 0;
       if (node().SignalledMigration)
         __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
@@ -335,6 +339,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   MigrateMessage M{Out, Away, T->Regions[0]};
   N.Migrations++;
   N.ThreadAway = true;
+  N.ThreadNode = Target;
   if (!E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
                     uint32_t(Away.High - Out.Sp)))
     nodeDied(E, Target);

@@ -31,6 +31,8 @@ struct NodeEntry {
   int Pid;          // home: the process it runs in, 0 for tcp
 };
 
+struct ControlServer; // ControlSocket.cpp
+
 struct ArenaFreeRange {
   uint64_t Address, Bytes;
 };
@@ -55,6 +57,11 @@ struct NodeState {
   // Home: the thread is on another node; SIGRTMIN arrived (Triggers.h).
   bool ThreadAway;
   volatile bool SignalledMigration;
+  // popcorn-ctl (ControlSocket.h, Steering.h): home's view of the node the
+  // thread is on, a move asked for (its node + 1; 0: none), home's socket.
+  volatile int ThreadNode;
+  volatile int SteeredNode;
+  ControlServer *Control;
 
   // Remote: the migrating thread's native stack regions, Home the stack
   // it started on there, Away (in the arena) the one it runs on here; the

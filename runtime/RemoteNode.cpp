@@ -3,6 +3,7 @@
 #include "AddressSpace.h"
 #include "NodeState.h"
 #include "Report.h"
+#include "Steering.h"
 #include "Syscall.h"
 #include "SystemCalls.h"
 #include "Thread.h"
@@ -346,6 +347,7 @@ void runRemoteNode(int Self, int Fd, char **Envp) {
     fail("the arena's address range is taken in this process");
   installFaultHandler();
   receiveHello(Envp);
+  installSteeringHandler();
   popcorn_call_on_stack(N.RuntimeStackTop, waitForThread, nullptr);
   __builtin_unreachable();
 }

@@ -1,0 +1,50 @@
+/* Steered from outside: run-ctl-test.sh moves the thread with popcorn-ctl
+ * while this loops through migration points.  Every round computes the
+ * same value wherever it runs and is checked against the first.  It stops
+ * once the file named by its argument exists (after 50 rounds if it does
+ * from the start) and gives up after two minutes. */
+#include <popcorn.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+__attribute__((noinline)) static unsigned long scramble(unsigned long x, int i)
+{
+	return x * 2862933555777941757ul + (unsigned long)(i ^ 0x5a5a);
+}
+
+/* Not a leaf: migration points at entry and return. */
+__attribute__((noinline)) static unsigned long step(unsigned long x, int i)
+{
+	return scramble(x, i) ^ (x >> 31);
+}
+
+__attribute__((noinline)) static unsigned long round_of(unsigned long seed)
+{
+	unsigned long x = seed;
+	for (int i = 0; i < 2000; i++)
+		x = step(x, i);
+	return x;
+}
+
+int main(int argc, char **argv)
+{
+	const char *stop = argc > 1 ? argv[1] : NULL;
+	unsigned long first = round_of(1);
+	long rounds = 0, wrong = 0;
+	time_t start = time(NULL);
+	do {
+		if (round_of(1) != first)
+			wrong++;
+		rounds++;
+		if (time(NULL) - start > 120) {
+			fprintf(stderr, "ctl-loop: no stop file after 120 s\n");
+			return 3;
+		}
+		usleep(2000);
+	} while (rounds < 50 || (stop && access(stop, F_OK) != 0));
+	printf("round: %lu\n", first);
+	printf("rounds that differ: %ld\n", wrong);
+	printf("node at the end: %d\n", popcorn_current_node());
+	return 0;
+}
