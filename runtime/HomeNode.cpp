@@ -199,6 +199,9 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
     MessageHeader H;
     if (!E.Link.receiveHeader(H))
       nodeDied(E, Id);
+    // Heard from: the thread runs there, and so does its SIGRTMIN handler
+    // (Steering.h).
+    node().ThreadNode = Id;
     switch (H.Type) {
     case MessageType::PageRequest:
       if (H.Bytes != sizeof Page.Address || !E.Link.receivePayload(&Page.Address, 8))
@@ -339,7 +342,6 @@ int migrateAway(RegisterSet &Registers, int Target) {
   MigrateMessage M{Out, Away, T->Regions[0]};
   N.Migrations++;
   N.ThreadAway = true;
-  N.ThreadNode = Target;
   if (!E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
                     uint32_t(Away.High - Out.Sp)))
     nodeDied(E, Target);

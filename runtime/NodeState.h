@@ -57,8 +57,9 @@ struct NodeState {
   // Home: the thread is on another node; SIGRTMIN arrived (Triggers.h).
   bool ThreadAway;
   volatile bool SignalledMigration;
-  // popcorn-ctl (ControlSocket.h, Steering.h): home's view of the node the
-  // thread is on, a move asked for (its node + 1; 0: none), home's socket.
+  // popcorn-ctl (ControlSocket.h, Steering.h): the node home last heard
+  // the thread from (0: home), a move asked for (its node + 1; 0: none),
+  // home's control socket.
   volatile int ThreadNode;
   volatile int SteeredNode;
   ControlServer *Control;
