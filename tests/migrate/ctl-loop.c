@@ -2,9 +2,16 @@
  * while this loops through migration points.  Every round computes the
  * same value wherever it runs and is checked against the first.  It stops
  * once the file named by its argument exists (after 50 rounds if it does
- * from the start) and gives up after two minutes. */
+ * from the start) and gives up after two minutes.
+ *
+ * Before that, what the control socket must not change: the number of
+ * the first descriptor the program opens, and a forked child that ends
+ * leaves its parent's socket alone. */
+#include <fcntl.h>
 #include <popcorn.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +37,16 @@ __attribute__((noinline)) static unsigned long round_of(unsigned long seed)
 int main(int argc, char **argv)
 {
 	const char *stop = argc > 1 ? argv[1] : NULL;
+	int fd = open("/dev/null", O_RDONLY);
+	printf("first descriptor: %d\n", fd);
+	close(fd);
+	fflush(stdout);
+	pid_t child = fork();
+	if (child == 0)
+		exit(0);
+	int status = -1;
+	if (child < 0 || waitpid(child, &status, 0) != child || status != 0)
+		printf("fork: child %d, status %d\n", (int)child, status);
 	/* Read anew each round: the compiler must not fold the rounds into one. */
 	static volatile unsigned long seed = 1;
 	unsigned long first = round_of(seed);

@@ -91,7 +91,14 @@ timeout 120 ./ctl-loop stop-now >baseline.out 2>baseline.err ||
 	fail "the run without migration exits with $?"
 [ -z "$(ls -A "$sockets" 2>/dev/null)" ] || fail "sockets left after the run without migration: $(ls "$sockets")"
 
-# The steered run.
+# The socket must not show in the program: the same descriptors as without it.
+POPCORN_CONTROL=off timeout 120 ./ctl-loop stop-now >nosocket.out 2>nosocket.err ||
+	fail "the run without a control socket exits with $?"
+cmp -s baseline.out nosocket.out ||
+	fail "the control socket changes what the program sees: $(diff baseline.out nosocket.out | tr '\n' ' ')"
+grep -q '^fork:' baseline.out && fail "fork in the program: $(grep '^fork:' baseline.out)"
+
+# The steered run (its forked child has ended before the socket is looked for).
 ./ctl-loop stop-steered >steered.out 2>steered.err &
 pid=$!
 if ! wait_until 30 test -S "$sockets/$pid"; then
@@ -114,7 +121,13 @@ expect_refusal "migrate to node 9 (out of range)" timeout 30 "$ctl" migrate "$pi
 grep -q 'no node 9' refusal.err || fail "migrate to node 9: '$(cat refusal.err)' does not say there is no node 9"
 expect_refusal "migrate to node 0 (already there)" timeout 30 "$ctl" migrate "$pid" 0
 grep -q 'already on node 0' refusal.err || fail "migrate to node 0: '$(cat refusal.err)'"
-expect_refusal "migrate another thread" timeout 30 "$ctl" migrate "$pid/$((pid + 100000))" 1
+expect_refusal "migrate a thread that does not exist" timeout 30 "$ctl" migrate "$pid/$((pid + 100000))" 1
+# The program's only other thread is the runtime's server.
+other=$(ls /proc/"$pid"/task | grep -vx "$pid" | head -1)
+if [ -n "$other" ]; then
+	expect_refusal "migrate thread $other" timeout 30 "$ctl" migrate "$pid/$other" 1
+	grep -q 'only the main thread' refusal.err || fail "migrate $pid/$other: '$(cat refusal.err)'"
+fi
 
 if timeout 30 "$ctl" migrate "$pid" 1 >migrate1.out 2>&1; then
 	echo "ok: migrate $pid 1: $(cat migrate1.out)"
