@@ -2,6 +2,7 @@
 #include "HomeNode.h"
 #include "AddressSpace.h"
 #include "Authentication.h"
+#include "ControlSocket.h"
 #include "ExecutableFile.h"
 #include "KeyFile.h"
 #include "NodeState.h"
@@ -374,6 +375,7 @@ void nameNode(Line &L, const NodeEntry &E, int Id) {
     }
   }
   stopNode(E);
+  closeControlSocket();
   sys::exitGroup(WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1);
 }
 
@@ -397,6 +399,9 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
     MessageHeader H;
     if (!E.Link.receiveHeader(H))
       nodeDied(E, Id);
+    // Heard from: the thread runs there, and so does its SIGRTMIN handler
+    // (Steering.h).
+    node().ThreadNode = Id;
     switch (H.Type) {
     case MessageType::PageRequest:
       if (H.Bytes != sizeof Page.Address || !E.Link.receivePayload(&Page.Address, 8))
@@ -422,6 +427,7 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
       if (node().ReportAtExit)
         reportMigrations();
       writeTraceFile();
+      closeControlSocket();
       sys::exitGroup(M.Status);
     }
     case MessageType::ReturnHome: {
@@ -453,6 +459,7 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
              StackBytes);
       T.Current = 0;
       node().ThreadAway = false;
+      node().ThreadNode = 0;
       if (node().SignalledMigration)
         __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       Arrival.finish();

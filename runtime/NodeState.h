@@ -35,6 +35,8 @@ struct NodeEntry {
   bool Warned;      // home: a failure to start it was reported
 };
 
+struct ControlServer; // ControlSocket.cpp
+
 struct ArenaFreeRange {
   uint64_t Address, Bytes;
 };
@@ -61,6 +63,12 @@ struct NodeState {
   // Home: the thread is on another node; SIGRTMIN arrived (Triggers.h).
   bool ThreadAway;
   volatile bool SignalledMigration;
+  // popcorn-ctl (ControlSocket.h, Steering.h): the node home last heard
+  // the thread from (0: home), a move asked for (its node + 1; 0: none),
+  // home's control socket.
+  volatile int ThreadNode;
+  volatile int SteeredNode;
+  ControlServer *Control;
 
   // Remote: the migrating thread's native stack regions, Home the stack
   // it started on there, Away (in the arena) the one it runs on here; the

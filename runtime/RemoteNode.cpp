@@ -3,6 +3,7 @@
 #include "AddressSpace.h"
 #include "NodeState.h"
 #include "Report.h"
+#include "Steering.h"
 #include "Syscall.h"
 #include "SystemCalls.h"
 #include "Thread.h"
@@ -404,6 +405,7 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   if (!N.HomeLink.send(MessageType::Ready, nullptr, 0))
     lostHome();
   N.ReadySent = true;
+  installSteeringHandler();
   popcorn_call_on_stack(N.RuntimeStackTop, waitForThread, nullptr);
   __builtin_unreachable();
 }

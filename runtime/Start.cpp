@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AddressSpace.h"
+#include "ControlSocket.h"
 #include "HomeNode.h"
 #include "NodeState.h"
 #include "RemoteNode.h"
@@ -55,4 +56,5 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
   reserveArena();
   if (!readNodeTable(Envp))
     sys::exitGroup(2);
+  openControlSocket(Envp);
 }

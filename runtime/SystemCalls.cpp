@@ -1,6 +1,7 @@
 //===- SystemCalls.cpp - libc's system calls on every node ----------------===//
 #include "SystemCalls.h"
 #include "AddressSpace.h"
+#include "ControlSocket.h"
 #include "NodeState.h"
 #include "RemoteNode.h"
 #include "Report.h"
@@ -480,6 +481,9 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     return homeMremap(A, B, C, D, E);
   case sys::Brk: // the heap comes from the arena too (musl falls back to mmap)
     return -ENOMEM_;
+  case sys::ExitGroup:
+    closeControlSocket();
+    break;
   }
   return sys::call6(Number, A, B, C, D, E, F);
 }

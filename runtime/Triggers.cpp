@@ -11,6 +11,7 @@
 #include "ExecutableFile.h"
 #include "NodeState.h"
 #include "Report.h"
+#include "Steering.h"
 #include <popcorn.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -251,6 +252,8 @@ bool triggersSet() { return Plan.Set; }
 
 int takeSignalledDestination() {
   NodeState &N = node();
+  if (int Steered = takeSteeredDestination(); Steered >= 0)
+    return Steered; // popcorn-ctl migrate: a node rather than the cycle's next
   if (!Plan.Signalled && (N.Remote || !N.SignalledMigration))
     return -1;
   Plan.Signalled = 0;

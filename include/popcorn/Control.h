@@ -1,0 +1,77 @@
+/*===- popcorn/Control.h - popcorn-ctl's requests and replies -----*- C -*-===//
+ *
+ * The protocol of a home process's control socket (runtime/ControlSocket.h),
+ * spoken by popcorn-ctl: one request, one reply, then the server closes the
+ * connection.  Plain C and fixed-width fields: the runtime that serves it
+ * uses no libc, and a test client in C sends malformed requests.
+ *
+ * A request starts with its magic and its size in bytes; the server reads
+ * exactly that many and answers anything else (another magic, another
+ * size, an unknown type) with an error reply.  Every reply is one struct
+ * popcorn_control_reply, whatever the request.
+ *
+ * The socket is $XDG_RUNTIME_DIR/popcorn/PID or, without XDG_RUNTIME_DIR,
+ * /tmp/popcorn-UID/PID; the directory is the user's alone (mode 0700).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef POPCORN_CONTROL_H
+#define POPCORN_CONTROL_H
+
+#include <stdint.h>
+
+#define POPCORN_CONTROL_MAGIC 0x4c544350u /* "PCTL" */
+#define POPCORN_CONTROL_VERSION 1
+#define POPCORN_CONTROL_MAX_NODES 8
+#define POPCORN_CONTROL_DIR_NAME "popcorn"
+
+enum popcorn_control_type {
+	POPCORN_CONTROL_STATUS = 1,  /* the reply's status part */
+	POPCORN_CONTROL_MIGRATE = 2, /* move the thread to node `node` */
+};
+
+struct popcorn_control_request {
+	uint32_t magic;
+	uint32_t size;    /* sizeof(struct popcorn_control_request) */
+	uint32_t version; /* POPCORN_CONTROL_VERSION */
+	uint32_t type;    /* enum popcorn_control_type */
+	int32_t node;     /* MIGRATE: the destination */
+	int32_t tid;      /* MIGRATE: the thread to move; 0 for the main one */
+};
+
+enum popcorn_control_launcher {
+	POPCORN_LAUNCHER_NATIVE = 0,
+	POPCORN_LAUNCHER_QEMU = 1,
+	POPCORN_LAUNCHER_TCP = 2,
+};
+
+struct popcorn_control_node {
+	uint16_t elf_machine; /* EM_X86_64, EM_AARCH64 */
+	uint8_t launcher;     /* enum popcorn_control_launcher */
+	uint8_t started;      /* home (node 0) counts as started */
+	uint8_t alive;        /* its process exists (not a zombie) */
+	uint8_t reserved[3];
+	int32_t pid;          /* 0 if not started or not a local process */
+	int32_t reserved2;
+};
+
+struct popcorn_control_reply {
+	uint32_t magic;
+	uint32_t size;    /* sizeof(struct popcorn_control_reply) */
+	uint32_t version;
+	int32_t error;    /* 0, or an errno value; message says why */
+	char message[160];
+
+	/* Status, in every reply. */
+	int32_t pid;
+	int32_t thread_node;          /* where the migrating thread is */
+	uint16_t thread_machine;      /* that node's ISA */
+	uint16_t node_count;
+	int32_t requested_node;       /* a move not yet taken, or -1 */
+	uint64_t migrations;          /* trips away from home */
+	uint64_t pages_fetched;       /* served to other nodes */
+	uint64_t pages_returned;      /* written back by them */
+	uint64_t syscalls_forwarded;  /* run at home for them */
+	struct popcorn_control_node nodes[POPCORN_CONTROL_MAX_NODES];
+};
+
+#endif

@@ -1,0 +1,245 @@
+#!/bin/sh
+# popcorn-ctl steering a running program: ps lists it at home, migrate
+# moves its thread to node 1 (aarch64, under qemu) and back (the request
+# delivered while the thread is away), and the program prints what a run
+# that never moves prints; its socket is gone after it ends.  Malformed
+# requests, bad arguments, unknown processes and nodes are refused with a
+# message and a non-zero exit, and a program whose socket directory is not
+# private runs on with one warning.  Every wait is bounded.
+#
+#   run-ctl-test.sh BUILD_DIR SOURCE_DIR WORK_DIR
+set -eu
+if [ $# -ne 3 ]; then
+	echo "usage: $0 BUILD_DIR SOURCE_DIR WORK_DIR" >&2
+	exit 2
+fi
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) work=$3
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+work=$(pwd)
+ctl=$build/bin/popcorn-ctl
+
+# A runtime directory of this test's own, so that other programs' sockets
+# are not in the way and none of ours is left elsewhere.
+export XDG_RUNTIME_DIR="$work/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+sockets=$XDG_RUNTIME_DIR/popcorn
+
+failed=0
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+pid=
+cleanup() {
+	[ -z "$pid" ] || kill "$pid" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+for program in ctl-loop ctl-garbage; do
+	if ! timeout 300 "$build/bin/popcorn-clang" -O2 -I "$src/../../include" "$src/$program.c" \
+		-o "$program" 2>"$program.build.err"; then
+		echo "FAIL: popcorn-clang -O2 $program.c"
+		cat "$program.build.err"
+		exit 1
+	fi
+done
+
+# wait_until SECONDS COMMAND...: 0 once COMMAND succeeds, 1 if it has not
+# within SECONDS.
+wait_until() {
+	deadline=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$deadline" ] || return 1
+		sleep 0.2
+	done
+}
+
+# expect_refusal WHAT COMMAND...: COMMAND must exit non-zero with a message.
+expect_refusal() {
+	what=$1
+	shift
+	set +e
+	"$@" >refusal.out 2>refusal.err
+	status=$?
+	set -e
+	if [ $status -eq 0 ]; then
+		fail "$what: exit status 0"
+	elif [ ! -s refusal.err ]; then
+		fail "$what: no message"
+	else
+		echo "ok: $what: exit $status: $(head -1 refusal.err)"
+	fi
+}
+
+# The thread's node in `popcorn-ctl ps`'s line for $pid, or nothing.
+node_in_ps() {
+	timeout 30 "$ctl" ps >ps.out 2>ps.err || return 0
+	awk -v pid="$pid" '$1 == pid { print $3 " " $4 " " $5 }' ps.out
+}
+at_node() {
+	case $(node_in_ps) in "$1 "*) return 0 ;; esac
+	return 1
+}
+
+# The run that never moves.
+touch stop-now
+timeout 120 ./ctl-loop stop-now >baseline.out 2>baseline.err ||
+	fail "the run without migration exits with $?"
+[ -z "$(ls -A "$sockets" 2>/dev/null)" ] || fail "sockets left after the run without migration: $(ls "$sockets")"
+
+# The socket must not show in the program: the same descriptors as without it.
+POPCORN_CONTROL=off timeout 120 ./ctl-loop stop-now >nosocket.out 2>nosocket.err ||
+	fail "the run without a control socket exits with $?"
+cmp -s baseline.out nosocket.out ||
+	fail "the control socket changes what the program sees: $(diff baseline.out nosocket.out | tr '\n' ' ')"
+grep -q '^fork:' baseline.out && fail "fork in the program: $(grep '^fork:' baseline.out)"
+
+# The steered run (its forked child has ended before the socket is looked for).
+./ctl-loop stop-steered >steered.out 2>steered.err &
+pid=$!
+if ! wait_until 30 test -S "$sockets/$pid"; then
+	fail "no socket $sockets/$pid within 30 s"
+	cat steered.err
+	exit 1
+fi
+ls -ld "$sockets" | grep -q '^drwx------' || fail "$sockets is not mode 0700: $(ls -ld "$sockets")"
+
+if at_node 0; then
+	echo "ok: ps lists $pid at node 0: $(grep "^$pid " ps.out)"
+else
+	fail "ps does not list $pid at node 0:"
+	cat ps.out ps.err
+fi
+head -1 ps.out | grep -q '^PID  *COMMAND  *NODE  *ISA  *MIGRATIONS  *PAGES$' || fail "ps has no header: $(head -1 ps.out)"
+grep "^$pid " ps.out | grep -q ' ctl-loop ' || fail "ps does not name the command ctl-loop"
+
+expect_refusal "migrate to node 9 (out of range)" timeout 30 "$ctl" migrate "$pid" 9
+grep -q 'no node 9' refusal.err || fail "migrate to node 9: '$(cat refusal.err)' does not say there is no node 9"
+expect_refusal "migrate to node 0 (already there)" timeout 30 "$ctl" migrate "$pid" 0
+grep -q 'already on node 0' refusal.err || fail "migrate to node 0: '$(cat refusal.err)'"
+expect_refusal "migrate a thread that does not exist" timeout 30 "$ctl" migrate "$pid/$((pid + 100000))" 1
+# The program's only other thread is the runtime's server.
+other=$(ls /proc/"$pid"/task | grep -vx "$pid" | head -1)
+if [ -n "$other" ]; then
+	expect_refusal "migrate thread $other" timeout 30 "$ctl" migrate "$pid/$other" 1
+	grep -q 'only the main thread' refusal.err || fail "migrate $pid/$other: '$(cat refusal.err)'"
+fi
+
+if timeout 30 "$ctl" migrate "$pid" 1 >migrate1.out 2>&1; then
+	echo "ok: migrate $pid 1: $(cat migrate1.out)"
+else
+	fail "migrate $pid 1: $(cat migrate1.out)"
+fi
+if wait_until 60 at_node "1 aarch64"; then
+	echo "ok: ps shows $pid on node 1: $(grep "^$pid " ps.out)"
+else
+	fail "ps does not show $pid on node 1 within 60 s: $(node_in_ps)"
+fi
+timeout 30 "$ctl" nodes "$pid" >nodes.out 2>&1 || fail "nodes $pid: $(cat nodes.out)"
+grep -q '^1  *aarch64  *qemu  *[0-9][0-9]*  *here  *started, reachable$' nodes.out ||
+	fail "nodes does not show node 1 started, reachable and holding the thread:"
+grep -q '^0  *x86_64  *native  *'"$pid"'  *home$' nodes.out || fail "nodes does not show home as node 0"
+grep -q '^2  *x86_64  *native  *-  *not started$' nodes.out || fail "nodes does not show node 2 not started"
+cat nodes.out
+
+# Delivered to the node the thread is on.
+if timeout 30 "$ctl" migrate "$pid/$pid" 0 >migrate0.out 2>&1; then
+	echo "ok: migrate $pid/$pid 0: $(cat migrate0.out)"
+else
+	fail "migrate $pid/$pid 0: $(cat migrate0.out)"
+fi
+if wait_until 60 at_node 0; then
+	echo "ok: ps shows $pid back on node 0: $(grep "^$pid " ps.out)"
+else
+	fail "ps does not show $pid back on node 0 within 60 s: $(node_in_ps)"
+fi
+moves=$(node_in_ps | awk '{ print $3 }')
+[ "${moves:-0}" -ge 1 ] || fail "ps counts ${moves:-no} migrations, expected at least 1"
+
+# Malformed requests: each refused, the program still serving.
+if timeout 60 ./ctl-garbage "$sockets/$pid" >garbage.out 2>garbage.err; then
+	echo "ok: malformed requests refused:"
+	sed 's/^/    /' garbage.out
+else
+	fail "malformed requests:"
+	cat garbage.out garbage.err
+fi
+at_node 0 || fail "$pid does not answer after malformed requests"
+
+touch stop-steered
+# Bounded: killed (and failing) if it has not ended 60 s after its stop
+# file.  The watchdog's output is not the test's, or ctest would wait for it.
+(sleep 60 && kill "$pid") >/dev/null 2>&1 &
+watchdog=$!
+set +e
+wait "$pid"
+status=$?
+set -e
+pid=
+kill "$watchdog" 2>/dev/null || true
+[ $status -eq 0 ] || fail "the steered run exits with $status"
+if cmp -s baseline.out steered.out; then
+	echo "ok: the steered run prints what the run without migration prints"
+else
+	fail "the steered run's output differs:"
+	diff -u baseline.out steered.out || true
+	cat steered.err
+fi
+if ls -A "$sockets" | grep -q .; then
+	fail "sockets left after the steered run: $(ls "$sockets")"
+else
+	echo "ok: no socket left after the run"
+fi
+
+# Refusals of popcorn-ctl itself.
+expect_refusal "no arguments" "$ctl"
+grep -q '^usage: popcorn-ctl' refusal.err || fail "no arguments: no usage text"
+expect_refusal "unknown command" "$ctl" frobnicate
+expect_refusal "migrate without a node" "$ctl" migrate 1
+expect_refusal "migrate to a node that is not a number" "$ctl" migrate 1 x
+sleep 1 &
+dead=$!
+wait "$dead"
+expect_refusal "nodes of an unknown PID" timeout 30 "$ctl" nodes "$dead"
+grep -q "no process $dead" refusal.err || fail "nodes $dead: '$(cat refusal.err)' does not say there is no such process"
+expect_refusal "migrate an unknown PID" timeout 30 "$ctl" migrate "$dead" 1
+expect_refusal "nodes of a process that is not a popcorn program" timeout 30 "$ctl" nodes $$
+grep -q "not a popcorn program" refusal.err || fail "nodes $$: '$(cat refusal.err)'"
+
+# A stale socket (its program killed) is removed by ps, not listed.
+./ctl-loop stop-killed >killed.out 2>killed.err &
+pid=$!
+wait_until 30 test -S "$sockets/$pid" || fail "no socket for the program to kill"
+kill -9 "$pid"
+wait "$pid" 2>/dev/null || true
+killed=$pid
+pid=
+timeout 30 "$ctl" ps >ps.out 2>&1 || fail "ps with a stale socket: $(cat ps.out)"
+if grep -q "^$killed " ps.out || [ -e "$sockets/$killed" ]; then
+	fail "ps lists or keeps the stale socket of killed process $killed"
+else
+	echo "ok: ps removes the stale socket of killed process $killed"
+fi
+
+# A socket directory open to others: refused with one warning, the program
+# runs on (and with POPCORN_LOG=quiet, silently).
+mkdir -m 755 "$work/open"
+mkdir -m 755 "$work/open/popcorn"
+XDG_RUNTIME_DIR=$work/open timeout 120 ./ctl-loop stop-now >open.out 2>open.err ||
+	fail "with an open socket directory the program exits with $?"
+cmp -s baseline.out open.out || fail "with an open socket directory the output differs"
+if [ "$(grep -c 'popcorn: no control socket' open.err)" -eq 1 ] && grep -q 'mode 0700' open.err; then
+	echo "ok: open socket directory: $(cat open.err)"
+else
+	fail "open socket directory: expected one warning, stderr: $(cat open.err)"
+fi
+XDG_RUNTIME_DIR=$work/open POPCORN_LOG=quiet timeout 120 ./ctl-loop stop-now >quiet.out 2>quiet.err ||
+	fail "quiet: exit $?"
+[ ! -s quiet.err ] || fail "POPCORN_LOG=quiet still warns: $(cat quiet.err)"
+[ -z "$(ls -A "$work/open/popcorn")" ] || fail "a socket was made in the open directory"
+
+exit $failed
