@@ -576,6 +576,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   MigrateMessage M{Out, Away, T->Regions[0]};
   N.Migrations++;
   N.ThreadAway = true;
+  N.ThreadNode = Target; // ready since its Ready: steering may signal it
   if (!E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
                     uint32_t(Away.High - Out.Sp)))
     nodeDied(E, Target);

@@ -402,10 +402,11 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
     authenticate(KeyFd);
   installFaultHandler();
   receiveHello(Envp);
+  // Before Ready: from then on home may signal this process.
+  installSteeringHandler();
   if (!N.HomeLink.send(MessageType::Ready, nullptr, 0))
     lostHome();
   N.ReadySent = true;
-  installSteeringHandler();
   popcorn_call_on_stack(N.RuntimeStackTop, waitForThread, nullptr);
   __builtin_unreachable();
 }

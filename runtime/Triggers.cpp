@@ -75,6 +75,7 @@ struct Schedule {
   unsigned CycleLength, Next;
   uint64_t Points;
   volatile sig_atomic_t Signalled;
+  bool Periodic;           // period=: set before main, read-only after
 } Plan;
 
 [[noreturn]] void malformed(const char *Variable, const char *Why) {
@@ -106,6 +107,13 @@ void readCycle(const char *Nodes) {
 }
 
 void onSignal(int) {
+  // period=: a tick while the thread is away brings it home.  (Plan is
+  // the program's data, whose page may be away too; Periodic never
+  // changes after the start, so home's copy is right.)
+  if (Plan.Periodic && node().ThreadAway) {
+    steerThread(0);
+    return;
+  }
   // While the thread is away its pages, the schedule's among them, belong
   // to another node: the request waits in this process's own state.
   node().SignalledMigration = true;
@@ -123,7 +131,7 @@ void installSignalTrigger() {
   sigaction(SIGRTMIN, &Action, nullptr);
 }
 
-void armTimer(uint64_t Nanoseconds) {
+void armTimer(uint64_t Nanoseconds, bool Repeat) {
   struct sigevent Event = {};
   Event.sigev_notify = SIGEV_SIGNAL;
   Event.sigev_signo = SIGRTMIN;
@@ -131,8 +139,10 @@ void armTimer(uint64_t Nanoseconds) {
   struct itimerspec When = {};
   When.it_value.tv_sec = time_t(Nanoseconds / 1000000000);
   When.it_value.tv_nsec = long(Nanoseconds % 1000000000);
+  if (Repeat)
+    When.it_interval = When.it_value;
   if (timer_create(CLOCK_MONOTONIC, &Event, &Timer) || timer_settime(Timer, 0, &When, nullptr))
-    malformed("POPCORN_MIGRATE", "after=: cannot arm a timer");
+    malformed("POPCORN_MIGRATE", "cannot arm a timer for after= or period=");
 }
 
 void readAt(const char *Value) {
@@ -221,7 +231,15 @@ bool readTriggers() {
     uint64_t Nanoseconds = durationOf(After);
     if (!Nanoseconds)
       malformed("POPCORN_MIGRATE", "after= needs a duration such as 20ms (ns, us, ms, s)");
-    armTimer(Nanoseconds);
+    armTimer(Nanoseconds, false);
+    Known = true;
+  }
+  if (const char *Period = settingOf(Settings, "period")) {
+    uint64_t Nanoseconds = durationOf(Period);
+    if (Nanoseconds < 1000000)
+      malformed("POPCORN_MIGRATE", "period= needs a duration of 1ms or more, such as 100ms");
+    Plan.Periodic = true;
+    armTimer(Nanoseconds, true);
     Known = true;
   }
   if (const char *At = settingOf(Settings, "at")) {
@@ -229,7 +247,8 @@ bool readTriggers() {
     Known = true;
   }
   if (!Known && !settingOf(Settings, "nodes"))
-    malformed("POPCORN_MIGRATE", "expected every=N, random=P, after=DURATION or at=FUNCTION");
+    malformed("POPCORN_MIGRATE",
+              "expected every=N, random=P, after=DURATION, period=DURATION or at=FUNCTION");
   if (!Plan.CycleLength)
     malformed("POPCORN_MIGRATE", "there is no other node to move to (POPCORN_NODES)");
   Plan.Set = Plan.Set || Plan.Every || Plan.RandomBelow || Plan.At[0].Start;
@@ -258,7 +277,11 @@ int takeSignalledDestination() {
     return -1;
   Plan.Signalled = 0;
   N.SignalledMigration = false;
-  return nextInCycle();
+  int Next = nextInCycle();
+  // period= alternates: away at one tick, home at the next.
+  for (unsigned Tries = 0; Plan.Periodic && Next == N.Self && Tries < Plan.CycleLength; Tries++)
+    Next = nextInCycle();
+  return Next;
 }
 
 int triggeredDestination(const RegisterSet &Registers) {

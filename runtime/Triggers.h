@@ -5,6 +5,8 @@
 //   every=N          every N-th migration point of the thread
 //   random=P         each point with probability P (seed=S, default 1)
 //   after=DURATION   once, DURATION (ns, us, ms or s) after the start
+//   period=DURATION  every DURATION: away (the cycle's next node) at one
+//                    tick, home at the next
 //   at=FUNCTION      once, when the thread enters FUNCTION
 //   nodes=A,B,...    the cycle of destinations (default 1,0)
 // Popcorn's own triggers work as in Popcorn: X86_64_MIGRATE_START/END and
