@@ -316,7 +316,8 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, uint64_t StackHigh) {
 
 bool startNode(int Id, uint64_t StackHigh) {
   NodeState &N = node();
-  if (!N.SyscallBuffer && !(N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes)))
+  if ((!N.SyscallBuffer && !(N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes))) ||
+      (!N.PageRun && !(N.PageRun = sys::mapPrivate(MaxPagesPerRequest * PageBytes))))
     return failStart("no memory");
   NodeEntry &E = N.Nodes[Id];
   LinkKey Key;
@@ -390,6 +391,30 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
   return sys::call6(Call, getpid(), long(&Local), 1, long(&Program), 1, 0) == long(Size);
 }
 
+// A node's PageRequest: as many of the pages as this process has, from
+// the first, read through the kernel (copyOwnMemory) into the run buffer.
+bool servePages(Channel &Link, uint32_t Bytes) {
+  NodeState &N = node();
+  PageRequestMessage Request;
+  if (Bytes != sizeof Request || !Link.receivePayload(&Request, sizeof Request) ||
+      !Request.Count || Request.Count > MaxPagesPerRequest || Request.Address % PageBytes)
+    return false;
+  struct {
+    void *Base;
+    uint64_t Size;
+  } Local = {N.PageRun, uint64_t(Request.Count) * PageBytes},
+    Program = {reinterpret_cast<void *>(Request.Address), Local.Size};
+  // Partial where a page is not mapped: the run ends there.
+  long Read = sys::call6(sys::ProcessVmReadv, sys::call6(sys::Getpid, 0), long(&Local), 1,
+                         long(&Program), 1, 0);
+  uint32_t Pages = Read > 0 ? uint32_t(uint64_t(Read) / PageBytes) : 0;
+  if (!Pages)
+    return Link.send(MessageType::PageMissing, &Request.Address, 8);
+  N.PagesFetched += Pages;
+  PageRunMessage Run = {Request.Address, Pages, 0};
+  return Link.send2(MessageType::PageRun, &Run, sizeof Run, N.PageRun, Pages * PageBytes);
+}
+
 // While the thread is away: its pages and system calls, until it comes back.
 [[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
   // Not a static: the program's data may be written by the pages that
@@ -404,12 +429,7 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
     node().ThreadNode = Id;
     switch (H.Type) {
     case MessageType::PageRequest:
-      if (H.Bytes != sizeof Page.Address || !E.Link.receivePayload(&Page.Address, 8))
-        nodeDied(E, Id);
-      node().PagesFetched++;
-      if (copyOwnMemory(sys::ProcessVmReadv, Page.Address, Page.Bytes, PageBytes)
-              ? !E.Link.send(MessageType::PageData, &Page, sizeof Page)
-              : !E.Link.send(MessageType::PageMissing, &Page.Address, 8))
+      if (!servePages(E.Link, H.Bytes))
         nodeDied(E, Id);
       continue;
     case MessageType::Syscall:

@@ -5,7 +5,7 @@
 // popcorn-node then receives the executable (Image).  Home greets the node
 // (Hello), which answers Ready or NodeError.  A thread moves away from home with Migrate (its rewritten registers and the used
 // part of its native stack); while it is away the remote node asks home
-// for pages (PageRequest -> PageData or PageMissing) and runs the system
+// for pages (PageRequest -> PageRun or PageMissing) and runs the system
 // calls that need home's files and identity there (Syscall ->
 // SyscallResult); it comes back with ReturnHome followed by every page it
 // wrote (PageData each) and End.  Exit ends the program with a status.
@@ -45,6 +45,8 @@ enum class MessageType : uint32_t {
   Image,
   // Node -> home: why it cannot serve (text).
   NodeError,
+  // Home -> node: pages asked for by PageRequest.
+  PageRun,
   // Node -> home: its trace events (Trace.h).
   TraceEvents,
 };
@@ -104,6 +106,26 @@ struct MigrateMessage {
 struct PageMessage {
   uint64_t Address;
   uint8_t Bytes[PageBytes];
+};
+
+// A remote node asks for up to this many pages at once: the one that
+// faulted and the missing ones after it, since a program that reads a page
+// usually reads the next (one round trip instead of one per page).
+inline constexpr uint32_t MaxPagesPerRequest = 16;
+
+// Node -> home: Count pages from Address.  Home answers PageRun with the
+// first Pages (>= 1) of them it has, followed by their bytes, or
+// PageMissing if it has not the first.
+struct PageRequestMessage {
+  uint64_t Address;
+  uint32_t Count;
+  uint32_t Pad;
+};
+
+struct PageRunMessage {
+  uint64_t Address;
+  uint32_t Pages;
+  uint32_t Pad;
 };
 
 inline constexpr unsigned SyscallArguments = 6;

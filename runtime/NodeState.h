@@ -90,8 +90,11 @@ struct NodeState {
   uint8_t *DirtyBits[MaxSharedRanges];
   uint64_t *PresentList, *DirtyList;
   uint64_t PresentCount, DirtyCount, ListCapacity;
+  uint64_t FetchNext;   // where the last page request ended
+  uint32_t FetchWindow; // pages the next request may ask for (RemoteNode.cpp)
   uint8_t *SyscallBuffer; // a forwarded call's data, both ways
-  PageMessage Page;       // home: a page served or taken back
+  PageMessage Page;       // home: a page taken back
+  uint8_t *PageRun;       // home: pages served, MaxPagesPerRequest of them
   LinkKey Secret;         // home: the key of the nodes it starts
   bool SecretReady;
   uint16_t HomeMachine;

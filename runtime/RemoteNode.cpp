@@ -59,29 +59,58 @@ PageBit bitOf(uint8_t *const *Bits, int R, uint64_t A) {
   return {&Bits[R][I / 8], uint8_t(1u << (I % 8))};
 }
 
-bool fetch(uint64_t A) {
+bool isPresent(int R, uint64_t A) {
+  PageBit P = bitOf(node().PresentBits, R, A);
+  return *P.Byte & P.Mask;
+}
+
+// How many pages from A, which is missing, to ask for.  Like a file
+// system's read-ahead: one, unless the thread reads on where the last
+// request ended, which doubles the window up to MaxPagesPerRequest (a
+// request of 16 pages takes about four times as long as one of a page
+// here, so a thread that jumps about must not pay for pages it skips).
+// Only missing pages of A's range, from A on.
+uint32_t pagesToAsk(int R, uint64_t A) {
+  NodeState &N = node();
+  N.FetchWindow = A == N.FetchNext && N.FetchWindow ? N.FetchWindow * 2 : 1;
+  if (N.FetchWindow > MaxPagesPerRequest)
+    N.FetchWindow = MaxPagesPerRequest;
+  const AddressRange &Range = N.Shared[R];
+  uint32_t Count = 1;
+  while (Count < N.FetchWindow && A + Count * PageBytes < Range.High &&
+         !isPresent(R, A + Count * PageBytes))
+    Count++;
+  return Count;
+}
+
+// Brings Count pages from A here, read-only; returns how many home had
+// (the first of them at least), 0 if not even the first.
+uint32_t fetch(uint64_t A, uint32_t Count) {
   NodeState &N = node();
   TraceSpan Fault(TraceKind::PageFault);
   MessageHeader H;
-  uint64_t Got;
-  if (!N.HomeLink.send(MessageType::PageRequest, &A, sizeof A) ||
+  PageRequestMessage Request = {A, Count, 0};
+  PageRunMessage Run;
+  if (!N.HomeLink.send(MessageType::PageRequest, &Request, sizeof Request) ||
       !N.HomeLink.receiveHeader(H, N.HomeLink.TimeoutMs))
     lostHome();
   if (H.Type == MessageType::PageMissing) {
     if (!N.HomeLink.skip(H.Bytes))
       lostHome();
-    return false;
+    return 0;
   }
-  if (H.Type != MessageType::PageData || H.Bytes != sizeof(PageMessage) ||
-      !N.HomeLink.receivePayload(&Got, sizeof Got) || Got != A)
+  if (H.Type != MessageType::PageRun || H.Bytes < sizeof Run ||
+      !N.HomeLink.receivePayload(&Run, sizeof Run) || Run.Address != A || !Run.Pages ||
+      Run.Pages > Count || H.Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes)
     lostHome();
-  sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtReadWrite);
-  if (!N.HomeLink.receivePayload(reinterpret_cast<void *>(A), PageBytes))
+  uint64_t Bytes = uint64_t(Run.Pages) * PageBytes;
+  sys::call6(sys::Mprotect, long(A), long(Bytes), sys::ProtReadWrite);
+  if (!N.HomeLink.receivePayload(reinterpret_cast<void *>(A), Bytes))
     lostHome();
-  sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtRead);
-  N.PagesFetched++;
+  sys::call6(sys::Mprotect, long(A), long(Bytes), sys::ProtRead);
+  N.PagesFetched += Run.Pages;
   Fault.finish(A);
-  return true;
+  return Run.Pages;
 }
 
 // The interrupted program counter in the kernel's ucontext.
@@ -101,11 +130,16 @@ void onFault(int, siginfo_t *Info, void *Context) {
   if (R >= 0) {
     PageBit Present = bitOf(N.PresentBits, R, A), Dirty = bitOf(N.DirtyBits, R, A);
     if (!(*Present.Byte & Present.Mask)) {
-      if (N.PresentCount == N.ListCapacity)
+      uint32_t Count = pagesToAsk(R, A);
+      if (N.PresentCount + Count > N.ListCapacity)
         fail("more pages than a thread may take away from home");
-      if (fetch(A)) {
-        *Present.Byte |= Present.Mask;
-        N.PresentList[N.PresentCount++] = A;
+      if (uint32_t Got = fetch(A, Count)) {
+        N.FetchNext = A + Got * PageBytes;
+        for (uint64_t P = A; P < A + Got * PageBytes; P += PageBytes) {
+          PageBit Bit = bitOf(N.PresentBits, R, P);
+          *Bit.Byte |= Bit.Mask;
+          N.PresentList[N.PresentCount++] = P;
+        }
         return;
       }
     } else if (!(*Dirty.Byte & Dirty.Mask)) {
