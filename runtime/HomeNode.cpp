@@ -7,6 +7,7 @@
 #include "KeyFile.h"
 #include "NodeState.h"
 #include "Report.h"
+#include "RetainedPages.h"
 #include "Syscall.h"
 #include "Text.h"
 #include "SystemCalls.h"
@@ -393,7 +394,7 @@ bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
 
 // A node's PageRequest: as many of the pages as this process has, from
 // the first, read through the kernel (copyOwnMemory) into the run buffer.
-bool servePages(Channel &Link, uint32_t Bytes) {
+bool servePages(int Id, Channel &Link, uint32_t Bytes) {
   NodeState &N = node();
   PageRequestMessage Request;
   if (Bytes != sizeof Request || !Link.receivePayload(&Request, sizeof Request) ||
@@ -411,6 +412,8 @@ bool servePages(Channel &Link, uint32_t Bytes) {
   if (!Pages)
     return Link.send(MessageType::PageMissing, &Request.Address, 8);
   N.PagesFetched += Pages;
+  for (uint32_t I = 0; I < Pages; I++)
+    notePageHeld(Id, Request.Address + I * PageBytes, N.PageRun + I * PageBytes);
   PageRunMessage Run = {Request.Address, Pages, 0};
   return Link.send2(MessageType::PageRun, &Run, sizeof Run, N.PageRun, Pages * PageBytes);
 }
@@ -429,7 +432,7 @@ bool servePages(Channel &Link, uint32_t Bytes) {
     node().ThreadNode = Id;
     switch (H.Type) {
     case MessageType::PageRequest:
-      if (!servePages(E.Link, H.Bytes))
+      if (!servePages(Id, E.Link, H.Bytes))
         nodeDied(E, Id);
       continue;
     case MessageType::Syscall:
@@ -472,7 +475,8 @@ bool servePages(Channel &Link, uint32_t Bytes) {
         if (H.Type != MessageType::PageData || H.Bytes != sizeof Page ||
             !E.Link.receivePayload(&Page, sizeof Page))
           nodeDied(E, Id);
-        copyOwnMemory(sys::ProcessVmWritev, Page.Address, Page.Bytes, PageBytes);
+        if (copyOwnMemory(sys::ProcessVmWritev, Page.Address, Page.Bytes, PageBytes))
+          notePageHeld(Id, Page.Address, Page.Bytes); // the node keeps its copy
         node().PagesReturned++;
       }
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
@@ -597,7 +601,8 @@ int migrateAway(RegisterSet &Registers, int Target) {
   N.Migrations++;
   N.ThreadAway = true;
   N.ThreadNode = Target; // ready since its Ready: steering may signal it
-  if (!E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
+  if (!forgetChangedPages(Target, E.Link) ||
+      !E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
                     uint32_t(Away.High - Out.Sp)))
     nodeDied(E, Target);
   Departure.finish(sizeof M + (Away.High - Out.Sp), Result.Frames, Target);

@@ -47,6 +47,9 @@ enum class MessageType : uint32_t {
   NodeError,
   // Home -> node: pages asked for by PageRequest.
   PageRun,
+  // Home -> node, before Migrate: addresses of pages it holds from earlier
+  // trips whose content has changed (RetainedPages.h).
+  Forget,
   // Node -> home: its trace events (Trace.h).
   TraceEvents,
 };

@@ -95,6 +95,7 @@ struct NodeState {
   uint8_t *SyscallBuffer; // a forwarded call's data, both ways
   PageMessage Page;       // home: a page taken back
   uint8_t *PageRun;       // home: pages served, MaxPagesPerRequest of them
+  void *Held;             // home: the pages each node keeps (RetainedPages.cpp)
   LinkKey Secret;         // home: the key of the nodes it starts
   bool SecretReady;
   uint16_t HomeMachine;

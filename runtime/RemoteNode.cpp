@@ -267,13 +267,20 @@ void setThreadPointer(uint64_t Tp) {
 #endif
 }
 
+void forgetChanged(uint32_t Bytes);
+
 // On the runtime's stack: wait for the thread and continue it.
 [[noreturn]] void waitForThread(void *) {
   NodeState &N = node();
   MessageHeader H;
   MigrateMessage M;
-  if (!N.HomeLink.receiveHeader(H))
-    sys::exitGroup(0); // home ended: so does this node
+  for (;;) {
+    if (!N.HomeLink.receiveHeader(H))
+      sys::exitGroup(0); // home ended: so does this node
+    if (H.Type != MessageType::Forget)
+      break;
+    forgetChanged(H.Bytes);
+  }
   TraceSpan Arrival(TraceKind::Arrive);
   if (H.Type != MessageType::Migrate || H.Bytes < sizeof M ||
       !N.HomeLink.receivePayload(&M, sizeof M))
@@ -309,16 +316,63 @@ void forgetPage(int R, uint64_t A) {
   *D.Byte &= uint8_t(~D.Mask);
 }
 
-// Back to knowing nothing of home's pages.
-void forgetPages() {
+// Keeps in the present list only the pages still here.
+void compactPresentList() {
+  NodeState &N = node();
+  uint64_t Kept = 0;
+  for (uint64_t I = 0; I < N.PresentCount; I++) {
+    uint64_t A = N.PresentList[I];
+    int R = rangeOf(A);
+    if (R >= 0 && isPresent(R, A))
+      N.PresentList[Kept++] = A;
+  }
+  N.PresentCount = Kept;
+}
+
+// The thread has left with every page it wrote.  The arena's pages stay,
+// read-only and clean again: home names those that change before the
+// thread comes back (RetainedPages.h).  The few others (data segments,
+// the top of home's stack) are forgotten.
+void keepArenaPages() {
   NodeState &N = node();
   for (uint64_t I = 0; I < N.PresentCount; I++) {
     uint64_t A = N.PresentList[I];
-    sys::reserve(A, PageBytes);
-    forgetPage(rangeOf(A), A);
+    int R = rangeOf(A);
+    PageBit D = bitOf(N.DirtyBits, R, A);
+    if (A < ArenaBase || A >= ArenaBase + ArenaBytes) {
+      sys::reserve(A, PageBytes);
+      forgetPage(R, A);
+    } else if (*D.Byte & D.Mask) {
+      sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtRead);
+      *D.Byte &= uint8_t(~D.Mask);
+    }
   }
-  N.PresentCount = N.DirtyCount = 0;
+  compactPresentList();
+  N.DirtyCount = 0;
   sys::reserve(N.Away.Low, N.Away.High - N.Away.Low);
+}
+
+// Home's Forget: pages whose content changed since this node got them.
+void forgetChanged(uint32_t Bytes) {
+  NodeState &N = node();
+  if (Bytes % 8)
+    fail("a malformed list of pages to forget");
+  uint64_t Addresses[256];
+  for (uint32_t Done = 0; Done < Bytes;) {
+    uint32_t Chunk = Bytes - Done < sizeof Addresses ? Bytes - Done : uint32_t(sizeof Addresses);
+    if (!N.HomeLink.receivePayload(Addresses, Chunk))
+      lostHome();
+    for (uint32_t I = 0; I < Chunk / 8; I++) {
+      uint64_t A = Addresses[I];
+      int R = A % PageBytes ? -1 : rangeOf(A);
+      if (R >= 0 && isPresent(R, A)) {
+        sys::reserve(A, PageBytes);
+        forgetPage(R, A);
+      }
+    }
+    Done += Chunk;
+  }
+  compactPresentList();
 }
 } // namespace
 
@@ -390,7 +444,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   sendTrace(N.HomeLink);
   if (!N.HomeLink.send(MessageType::End, nullptr, 0))
     lostHome();
-  forgetPages();
+  keepArenaPages();
   waitForThread(nullptr);
 }
 

@@ -1,0 +1,129 @@
+//===- RetainedPages.cpp - Pages a node keeps between trips ---------------===//
+#include "RetainedPages.h"
+#include "NodeState.h"
+#include "Syscall.h"
+
+namespace popcorn {
+namespace {
+
+// Per node: the pages it holds, in a list (to check them all) and an index
+// by address into it.  Addresses are in the arena or in one of the shared
+// ranges home named in its greeting; both tables are reserved whole and
+// committed as they are touched.
+struct HeldPages {
+  uint64_t *Address, *Hash;
+  uint64_t Count;
+  uint32_t *SlotOfArenaPage; // list index + 1, 0: not held
+};
+
+constexpr uint64_t ArenaPages = ArenaBytes / PageBytes;
+constexpr uint64_t MaxHeld = ArenaPages;
+
+HeldPages *heldBy(int Node) {
+  NodeState &N = node();
+  if (!N.Held) {
+    N.Held = reinterpret_cast<HeldPages *>(sys::mapPrivate(MaxNodes * sizeof(HeldPages)));
+    if (!N.Held)
+      return nullptr;
+  }
+  HeldPages &H = static_cast<HeldPages *>(N.Held)[Node];
+  if (!H.Address) {
+    H.Address = reinterpret_cast<uint64_t *>(sys::mapPrivate(MaxHeld * 8));
+    H.Hash = reinterpret_cast<uint64_t *>(sys::mapPrivate(MaxHeld * 8));
+    H.SlotOfArenaPage = reinterpret_cast<uint32_t *>(sys::mapPrivate(ArenaPages * 4));
+    if (!H.Address || !H.Hash || !H.SlotOfArenaPage)
+      return H.Address = nullptr, nullptr;
+  }
+  return &H;
+}
+
+// Only arena pages are kept: the heap, mappings, stacks and object stacks
+// the thread works on.  A node forgets the few pages of the data segments
+// at every return, as before.
+bool inArena(uint64_t Address) {
+  return Address >= ArenaBase && Address < ArenaBase + ArenaBytes;
+}
+
+uint32_t &slotOf(HeldPages &H, uint64_t Address) {
+  return H.SlotOfArenaPage[(Address - ArenaBase) / PageBytes];
+}
+
+void drop(HeldPages &H, uint64_t I) {
+  slotOf(H, H.Address[I]) = 0;
+  if (--H.Count != I) {
+    H.Address[I] = H.Address[H.Count];
+    H.Hash[I] = H.Hash[H.Count];
+    slotOf(H, H.Address[I]) = uint32_t(I + 1);
+  }
+}
+
+constexpr uint64_t rotl(uint64_t X, int R) { return X << R | X >> (64 - R); }
+
+} // namespace
+
+uint64_t hashPage(const uint8_t *Bytes) {
+  // Four independent lanes of xxHash64's round, folded at the end.
+  constexpr uint64_t P1 = 0x9e3779b185ebca87ull, P2 = 0xc2b2ae3d27d4eb4full;
+  uint64_t Lane[4] = {P1, P2, ~P1, ~P2};
+  for (unsigned I = 0; I < PageBytes; I += 32)
+    for (unsigned L = 0; L < 4; L++) {
+      uint64_t W;
+      __builtin_memcpy(&W, Bytes + I + 8 * L, 8);
+      Lane[L] = rotl(Lane[L] + W * P2, 31) * P1;
+    }
+  uint64_t H = rotl(Lane[0], 1) + rotl(Lane[1], 7) + rotl(Lane[2], 12) + rotl(Lane[3], 18);
+  H ^= H >> 33;
+  H *= P2;
+  return H ^ H >> 29;
+}
+
+void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
+  HeldPages *H = inArena(Address) ? heldBy(Node) : nullptr;
+  if (!H)
+    return;
+  uint32_t &Slot = slotOf(*H, Address);
+  if (!Slot) {
+    if (H->Count == MaxHeld)
+      return;
+    H->Address[H->Count] = Address;
+    Slot = uint32_t(++H->Count);
+  }
+  H->Hash[Slot - 1] = hashPage(Bytes);
+}
+
+bool forgetChangedPages(int Node, Channel &Link) {
+  HeldPages *H = heldBy(Node);
+  NodeState &N = node();
+  if (!H || !H->Count)
+    return true;
+  // Home's copy of each page, read through the kernel: one the program
+  // unmapped is changed too.
+  uint64_t *Forget = reinterpret_cast<uint64_t *>(N.PageRun); // reused: 8192 addresses
+  constexpr uint64_t Batch = MaxPagesPerRequest * PageBytes / 8;
+  uint64_t Pending = 0;
+  long Self = sys::call6(sys::Getpid, 0);
+  uint8_t Page[PageBytes];
+  for (uint64_t I = 0; I < H->Count;) {
+    struct {
+      void *Base;
+      uint64_t Size;
+    } Local = {Page, PageBytes}, Program = {reinterpret_cast<void *>(H->Address[I]), PageBytes};
+    bool Same = sys::call6(sys::ProcessVmReadv, Self, long(&Local), 1, long(&Program), 1, 0) ==
+                    long(PageBytes) &&
+                hashPage(Page) == H->Hash[I];
+    if (Same) {
+      I++;
+      continue;
+    }
+    Forget[Pending++] = H->Address[I];
+    drop(*H, I); // the last entry moves to I: check it next
+    if (Pending == Batch) {
+      if (!Link.send(MessageType::Forget, Forget, uint32_t(Pending * 8)))
+        return false;
+      Pending = 0;
+    }
+  }
+  return !Pending || Link.send(MessageType::Forget, Forget, uint32_t(Pending * 8));
+}
+
+} // namespace popcorn

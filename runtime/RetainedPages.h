@@ -1,0 +1,37 @@
+//===- RetainedPages.h - Pages a node keeps between trips -------*- C++ -*-===//
+//
+// A remote node keeps the pages it fetched or wrote when the thread leaves
+// it, so the next trip there does not fetch them again.  Home decides which
+// are still right: it remembers, per node, each page the node holds and a
+// hash of the content the node has, and before the thread goes back there
+// it hashes its own copy of each; a page whose content changed since (home
+// wrote it, another node's writes came back, it was unmapped) is named in a
+// Forget message before the Migrate.  A hash costs about as much as copying
+// the page in memory; fetching it again costs a round trip.
+//
+// (The kernel's soft-dirty bits would say which pages home wrote without
+// reading them, but kernels without CONFIG_MEM_SOFT_DIRTY, this machine's
+// among them, report none.)
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_RUNTIME_RETAINEDPAGES_H
+#define POPCORN_RUNTIME_RETAINEDPAGES_H
+
+#include "Channel.h"
+
+namespace popcorn {
+
+/// Home: node Node now holds the page at Address with these bytes (served
+/// to it, or written by it and returned).
+void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes);
+
+/// Home: tells Node, before the thread goes there, which pages it holds
+/// are no longer home's content (Forget messages); false if the link broke.
+bool forgetChangedPages(int Node, Channel &Link);
+
+/// The hash that tells a page's contents apart.
+uint64_t hashPage(const uint8_t *Bytes);
+
+} // namespace popcorn
+
+#endif
