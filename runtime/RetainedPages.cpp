@@ -96,29 +96,43 @@ bool forgetChangedPages(int Node, Channel &Link) {
   NodeState &N = node();
   if (!H || !H->Count)
     return true;
-  // Home's copy of each page, read through the kernel: one the program
-  // unmapped is changed too.
-  uint64_t *Forget = reinterpret_cast<uint64_t *>(N.PageRun); // reused: 8192 addresses
-  constexpr uint64_t Batch = MaxPagesPerRequest * PageBytes / 8;
-  uint64_t Pending = 0;
+  // First pass: home's copies, MaxPagesPerRequest at a time into the run
+  // buffer, read through the kernel (a page the program unmapped ends the
+  // read there, and counts as changed); a changed page's entry is marked
+  // in its address's low bit (addresses are page-aligned).
   long Self = sys::call6(sys::Getpid, 0);
-  uint8_t Page[PageBytes];
+  struct IoVec {
+    void *Base;
+    uint64_t Size;
+  } Local = {N.PageRun, 0}, Program[MaxPagesPerRequest];
+  for (uint64_t First = 0; First < H->Count;) {
+    uint64_t Batch = H->Count - First < MaxPagesPerRequest ? H->Count - First : MaxPagesPerRequest;
+    for (uint64_t I = 0; I < Batch; I++)
+      Program[I] = {reinterpret_cast<void *>(H->Address[First + I]), PageBytes};
+    Local.Size = Batch * PageBytes;
+    long Read = sys::call6(sys::ProcessVmReadv, Self, long(&Local), 1, long(Program),
+                           long(Batch), 0);
+    uint64_t Good = Read > 0 ? uint64_t(Read) / PageBytes : 0;
+    for (uint64_t I = 0; I < Good; I++)
+      if (hashPage(N.PageRun + I * PageBytes) != H->Hash[First + I])
+        H->Address[First + I] |= 1;
+    if (Good < Batch)
+      H->Address[First + Good++] |= 1; // unreadable: the next batch starts after it
+    First += Good;
+  }
+  // Second pass: the marked ones are dropped and named to the node.
+  uint64_t Forget[512];
+  uint64_t Pending = 0;
   for (uint64_t I = 0; I < H->Count;) {
-    struct {
-      void *Base;
-      uint64_t Size;
-    } Local = {Page, PageBytes}, Program = {reinterpret_cast<void *>(H->Address[I]), PageBytes};
-    bool Same = sys::call6(sys::ProcessVmReadv, Self, long(&Local), 1, long(&Program), 1, 0) ==
-                    long(PageBytes) &&
-                hashPage(Page) == H->Hash[I];
-    if (Same) {
+    if (!(H->Address[I] & 1)) {
       I++;
       continue;
     }
+    H->Address[I] &= ~uint64_t(1);
     Forget[Pending++] = H->Address[I];
-    drop(*H, I); // the last entry moves to I: check it next
-    if (Pending == Batch) {
-      if (!Link.send(MessageType::Forget, Forget, uint32_t(Pending * 8)))
+    drop(*H, I); // the last entry moves to I: look at it next
+    if (Pending == sizeof Forget / sizeof Forget[0]) {
+      if (!Link.send(MessageType::Forget, Forget, sizeof Forget))
         return false;
       Pending = 0;
     }
