@@ -8,14 +8,13 @@
 // (raw system calls; nothing that touches errno or TLS), every signal
 // blocked.  It blocks in accept and read and ends with the process.
 //
-// It has a descriptor table of its own, holding the listening socket
-// alone: a blocked accept reserves the lowest free descriptor, and a
-// connection takes one, which in a shared table would shift the numbers
-// the program's own opens return; and the program's closes, forks and
-// execs never meet the socket.  (Where a private table is refused, as
-// qemu-user refuses it, the table is shared and the socket sits at the
-// top of the first 1024 descriptors, close-on-exec, and the thread waits
-// in ppoll, so that only a connection being served holds a low one.)
+// It shares the process's descriptor table, as a thread does: a private
+// one (no CLONE_FILES) would keep the program's descriptors and the socket
+// apart, but qemu-user refuses it and valgrind ends the process on it.  So
+// the socket sits at the top of the first 1024 descriptors, close-on-exec,
+// and the thread waits in ppoll, never blocked in accept (which reserves
+// the lowest free descriptor while it waits): only a connection being
+// served holds a low descriptor, for the moment it is served.
 //
 // Its state is outside the program's data (which moves between nodes):
 // in memory mapped for it, found through NodeState.
@@ -37,7 +36,6 @@ namespace popcorn {
 // this but no thread serving it.
 struct ControlServer {
   int Listen;
-  bool OwnTable; // the thread's descriptor table is its own
   int Owner;
   uint32_t Euid;
   char Path[108]; // sockaddr_un's sun_path
@@ -52,14 +50,14 @@ enum : long {
   Socket = 41, Connect = 42, Bind = 49, Listen = 50, Setsockopt = 54, Getsockopt = 55,
   Clone = 56, Exit = 60, Geteuid = 107, Openat = 257, Mkdirat = 258, Unlinkat = 263,
   Accept4 = 288, Dup3 = 292, Prlimit64 = 302, Statx = 332, Nanosleep = 35, RtSigprocmask = 14,
-  Ppoll = 271, CloseRange = 436
+  Ppoll = 271
 };
 #else
 enum : long {
   Socket = 198, Connect = 203, Bind = 200, Listen = 201, Setsockopt = 208, Getsockopt = 209,
   Clone = 220, Exit = 93, Geteuid = 175, Openat = 56, Mkdirat = 34, Unlinkat = 35,
   Accept4 = 242, Dup3 = 24, Prlimit64 = 261, Statx = 291, Nanosleep = 101, RtSigprocmask = 135,
-  Ppoll = 73, CloseRange = 436
+  Ppoll = 73
 };
 #endif
 
@@ -217,10 +215,9 @@ long bindName(int Fd, const SocketAddress &Address, long Bytes) {
   return sys::call6(Bind, Fd, long(&Address), Bytes);
 }
 
-// CLONE_VM | CLONE_FS | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM, and
-// CLONE_FILES for a shared descriptor table.
-constexpr long ThreadFlags = 0x100 | 0x200 | 0x800 | 0x10000 | 0x40000;
-constexpr long CloneFiles = 0x400;
+// CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+// CLONE_SYSVSEM: a thread, as the kernel (and valgrind) know them.
+constexpr long ThreadFlags = 0x100 | 0x200 | 0x400 | 0x800 | 0x10000 | 0x40000;
 
 // Starts Fn(Arg) on a new thread of this process whose stack ends at Top;
 // the thread ends when Fn returns.  It inherits the caller's signal mask
@@ -430,22 +427,8 @@ void answer(ControlServer &S, int Fd) {
   }
 }
 
-// Closes every descriptor of the thread's own table but the socket: they
-// are copies of the program's, which must close when the program closes
-// them (a pipe's end, a lock).
-void closeCopies(int Keep) {
-  if (Keep > 0 && sys::call6(CloseRange, 0, Keep - 1, 0) != 0)
-    for (int Fd = 0; Fd < Keep; Fd++)
-      sys::call6(sys::Close, Fd);
-  if (sys::call6(CloseRange, Keep + 1, ~0u, 0) != 0)
-    for (int Fd = Keep + 1; Fd < 65536; Fd++)
-      sys::call6(sys::Close, Fd);
-}
-
 void serve(void *Arg) {
   ControlServer &S = *static_cast<ControlServer *>(Arg);
-  if (S.OwnTable)
-    closeCopies(S.Listen);
   for (;;) {
     // Not blocked in accept: that holds a descriptor (see the top).
     struct {
@@ -536,15 +519,8 @@ void openControlSocket(char **Envp) {
     // its own threads only.
     uint64_t All = ~uint64_t(0), Old;
     sys::call6(RtSigprocmask, 2 /* SIG_SETMASK */, long(&All), long(&Old), 8);
-    Server->OwnTable = true;
     R = startThread(ThreadFlags, Memory + StackBytes, serve, Server);
-    if (R < 0) {
-      Server->OwnTable = false;
-      R = startThread(ThreadFlags | CloneFiles, Memory + StackBytes, serve, Server);
-    }
     sys::call6(RtSigprocmask, 2, long(&Old), 0, 8);
-    if (R >= 0 && Server->OwnTable)
-      sys::call6(sys::Close, Fd); // the thread's table has it
     if (R < 0) {
       sys::call6(Unlinkat, AtFdcwd, long(Address.Path), 0);
       WhyText << "cannot start its thread: " << errorName(R);
