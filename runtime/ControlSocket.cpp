@@ -84,37 +84,6 @@ struct FileStatus {
   uint8_t Rest[256 - 30];
 };
 
-// Text into a fixed buffer, always terminated.
-class Text {
-public:
-  Text(char *Buffer, uint32_t Size) : Buf(Buffer), Room(Size) { Buf[0] = 0; }
-  Text &operator<<(const char *S) {
-    while (S && *S && Length + 1 < Room)
-      Buf[Length++] = *S++;
-    Buf[Length] = 0;
-    return *this;
-  }
-  Text &operator<<(int64_t V) {
-    char Digits[24];
-    int D = 0;
-    uint64_t U = V < 0 ? uint64_t(-V) : uint64_t(V);
-    do
-      Digits[D++] = char('0' + U % 10);
-    while (U /= 10);
-    if (V < 0)
-      Digits[D++] = '-';
-    char Out[24];
-    for (int I = 0; I < D; I++)
-      Out[I] = Digits[D - 1 - I];
-    Out[D] = 0;
-    return *this << static_cast<const char *>(Out);
-  }
-  uint32_t length() const { return Length; }
-
-private:
-  char *Buf;
-  uint32_t Room, Length = 0;
-};
 
 // Not strerror: it reads libc's locale, which does not exist yet.
 const char *errorName(long Error) {
@@ -152,7 +121,7 @@ bool same(const char *A, const char *B) {
 // A directory of the user's alone: created mode 0700 if missing, refused
 // if another user owns it or others may enter it (they could take the
 // socket's name or read it).
-bool privateDirectory(const char *Dir, uint32_t Euid, Text &Why) {
+bool privateDirectory(const char *Dir, uint32_t Euid, TextBuffer &Why) {
   long R = sys::call6(Mkdirat, AtFdcwd, long(Dir), 0700);
   if (R < 0 && R != -Eexist) {
     Why << "cannot create " << Dir << ": " << errorName(R);
@@ -269,7 +238,7 @@ long startThread(long Flags, uint8_t *Top, void (*Fn)(void *), void *Arg) {
 
 bool alive(int Pid) {
   char Path[32];
-  Text(Path, sizeof Path) << "/proc/" << int64_t(Pid) << "/stat";
+  TextBuffer(Path, sizeof Path) << "/proc/" << int64_t(Pid) << "/stat";
   long Fd = sys::call6(Openat, AtFdcwd, long(Path), OCloexec);
   if (Fd < 0)
     return false;
@@ -309,7 +278,7 @@ void fillStatus(popcorn_control_reply &R) {
   }
 }
 
-void migrate(const popcorn_control_request &Q, popcorn_control_reply &R, Text &Message) {
+void migrate(const popcorn_control_request &Q, popcorn_control_reply &R, TextBuffer &Message) {
   NodeState &N = node();
   if (Q.tid != 0 && Q.tid != R.pid) {
     R.error = 22; // EINVAL
@@ -370,7 +339,7 @@ void answer(ControlServer &S, int Fd) {
   R.magic = POPCORN_CONTROL_MAGIC;
   R.size = sizeof R;
   R.version = POPCORN_CONTROL_VERSION;
-  Text Message(R.message, sizeof R.message);
+  TextBuffer Message(R.message, sizeof R.message);
   // A client that says nothing must not hold the server for long.
   struct {
     long Seconds, Microseconds;
@@ -388,7 +357,7 @@ void answer(ControlServer &S, int Fd) {
   if (sys::call6(Getsockopt, Fd, SolSocket, SoPeercred, long(&Peer), long(&PeerBytes)) != 0 ||
       Peer.Uid != S.Euid) {
     R = {R.magic, R.size, R.version, 13 /* EACCES */, {}, R.pid};
-    Text(R.message, sizeof R.message) << "permission denied: another user's process";
+    TextBuffer(R.message, sizeof R.message) << "permission denied: another user's process";
   } else if (!readAll(Fd, &Q, 8, Got)) {
     R.error = 22;
     Message << "malformed request: " << int64_t(Got) << " bytes";
@@ -472,14 +441,14 @@ void openControlSocket(char **Envp) {
   int Pid = int(sys::call6(sys::Getpid, 0));
 
   char Dir[96], Why[200];
-  Text DirText(Dir, sizeof Dir), WhyText(Why, sizeof Why);
+  TextBuffer DirText(Dir, sizeof Dir), WhyText(Why, sizeof Why);
   if (const char *Runtime = environment(Envp, "XDG_RUNTIME_DIR"); Runtime && *Runtime)
     DirText << Runtime << "/" << POPCORN_CONTROL_DIR_NAME;
   else
     DirText << "/tmp/popcorn-" << int64_t(Euid);
 
   SocketAddress Address = {uint16_t(AfUnix), {}};
-  Text PathText(Address.Path, sizeof Address.Path);
+  TextBuffer PathText(Address.Path, sizeof Address.Path);
   PathText << Dir << "/" << int64_t(Pid);
   long Bytes = long(sizeof Address.Family + PathText.length() + 1);
   long Fd = -1;

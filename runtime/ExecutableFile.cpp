@@ -1,5 +1,6 @@
 //===- ExecutableFile.cpp - Sections and symbols of this executable -------===//
 #include "ExecutableFile.h"
+#include "Report.h"
 #include "HomeNode.h"
 #include <fcntl.h>
 #include <stdio.h>
@@ -54,7 +55,7 @@ bool ExecutableFile::imageOffset(uint16_t Machine, uint64_t &Offset) const {
     return true;
   }
   char Section[32];
-  snprintf(Section, sizeof Section, ".popcorn.isa.%s", isaName(Machine));
+  TextBuffer(Section, sizeof Section) << ".popcorn.isa." << isaName(Machine);
   Elf64_Shdr Image;
   if (!findSection(Section, Image))
     return false;
@@ -93,7 +94,7 @@ bool ExecutableFile::findFunction(const char *Name, uint16_t Machine, FunctionRa
 
 int ExecutableFile::copyImage(uint16_t Machine) const {
   char Section[32];
-  snprintf(Section, sizeof Section, ".popcorn.isa.%s", isaName(Machine));
+  TextBuffer(Section, sizeof Section) << ".popcorn.isa." << isaName(Machine);
   Elf64_Shdr Source;
   if (!findSection(Section, Source))
     return -1;

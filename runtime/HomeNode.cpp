@@ -14,14 +14,14 @@
 #include "Thread.h"
 #include "Triggers.h"
 #include "Trace.h"
+#include <arpa/inet.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +54,8 @@ uint16_t machineOf(const char *Isa, size_t Length) {
 }
 
 // One "ID:ISA:LAUNCHER" entry of POPCORN_NODES; LAUNCHER is native, qemu
-// or tcp:HOST:PORT.
+// or tcp:ADDRESS:PORT (an IPv6 address has colons of its own: the port is
+// after the last).
 bool readNode(const char *Entry, const char *End) {
   NodeState &N = node();
   const char *After = Entry;
@@ -144,12 +145,10 @@ uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
 // Why the last start of a node failed, for the warning.
 char StartFailure[200];
 
-bool failStart(const char *Format, ...) __attribute__((format(printf, 1, 2)));
-bool failStart(const char *Format, ...) {
-  va_list Args;
-  va_start(Args, Format);
-  vsnprintf(StartFailure, sizeof StartFailure, Format, Args);
-  va_end(Args);
+// Keeps the parts of the reason for the warning; false.
+template <class... Parts> bool failStart(const Parts &...Part) {
+  TextBuffer Why(StartFailure, sizeof StartFailure);
+  (Why << ... << Part);
   return false;
 }
 
@@ -171,11 +170,11 @@ void stopNode(NodeEntry &E) {
 bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   int Link[2], KeyPipe[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Link))
-    return failStart("no socket: %s", strerror(errno));
+    return failStart("no socket: ", strerror(errno));
   if (pipe2(KeyPipe, O_CLOEXEC)) {
     close(Link[0]);
     close(Link[1]);
-    return failStart("no pipe: %s", strerror(errno));
+    return failStart("no pipe: ", strerror(errno));
   }
   bool KeyWritten = write(KeyPipe[1], Key.Bytes, sizeof Key.Bytes) == sizeof Key.Bytes;
   close(KeyPipe[1]);
@@ -184,11 +183,11 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   int ChildLink = dup(Link[1]), ChildKey = dup(KeyPipe[0]);
   char Path[64], Qemu[32], Env[64];
   if (E.Machine == Here)
-    snprintf(Path, sizeof Path, "/proc/self/exe");
+    TextBuffer(Path, sizeof Path) << "/proc/self/exe";
   else
-    snprintf(Path, sizeof Path, "/proc/self/fd/%d", Image);
-  snprintf(Qemu, sizeof Qemu, "qemu-%s", isaName(E.Machine));
-  snprintf(Env, sizeof Env, "POPCORN_NODE=%d:%d:%d", Id, ChildLink, ChildKey);
+    TextBuffer(Path, sizeof Path) << "/proc/self/fd/" << Image;
+  TextBuffer(Qemu, sizeof Qemu) << "qemu-" << isaName(E.Machine);
+  TextBuffer(Env, sizeof Env) << "POPCORN_NODE=" << Id << ":" << ChildLink << ":" << ChildKey;
   char *QemuArgv[] = {Qemu, Path, nullptr};
   char *NativeArgv[] = {Path, nullptr};
   // The node's environment: its link, and qemu's own settings
@@ -210,8 +209,8 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   if (Error) {
     close(Link[0]);
     if (Error == ENOENT && E.How == Launcher::Qemu)
-      return failStart("%s is not installed", Qemu);
-    return failStart("cannot run %s: %s", E.How == Launcher::Qemu ? Qemu : Path,
+      return failStart(Qemu, " is not installed");
+    return failStart("cannot run ", E.How == Launcher::Qemu ? Qemu : Path, ": ",
                      strerror(Error));
   }
   E.Pid = Pid;
@@ -219,38 +218,43 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   return true;
 }
 
-// A connection to popcorn-node at E's host and port, within the timeout.
+// A connection to popcorn-node at E's address and port, within the
+// timeout.  Addresses only: a resolver would link musl's DNS client into
+// every program.
 bool connectNode(NodeEntry &E) {
-  char Port[8];
-  snprintf(Port, sizeof Port, "%u", unsigned(E.Port));
-  addrinfo Hints = {}, *Found = nullptr;
-  Hints.ai_socktype = SOCK_STREAM;
-  if (int Error = getaddrinfo(E.Host, Port, &Hints, &Found))
-    return failStart("%s: %s", E.Host, gai_strerror(Error));
-  int Fd = -1, Error = 0;
-  for (addrinfo *A = Found; A && Fd < 0; A = A->ai_next) {
-    Fd = socket(A->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (Fd < 0)
-      continue;
-    pollfd Poll = {Fd, POLLOUT, 0};
-    socklen_t Size = sizeof Error;
-    if (connect(Fd, A->ai_addr, A->ai_addrlen) == 0)
-      Error = 0;
-    else if (errno != EINPROGRESS)
-      Error = errno;
-    else if (poll(&Poll, 1, node().TimeoutMs) != 1)
-      Error = ETIMEDOUT;
-    else if (getsockopt(Fd, SOL_SOCKET, SO_ERROR, &Error, &Size))
-      Error = errno;
-    if (Error) {
-      close(Fd);
-      Fd = -1;
-    }
+  sockaddr_in6 Address6 = {};
+  sockaddr_in Address4 = {};
+  sockaddr *Address;
+  socklen_t Bytes;
+  if (inet_pton(AF_INET, E.Host, &Address4.sin_addr) == 1) {
+    Address4.sin_family = AF_INET;
+    Address4.sin_port = htons(E.Port);
+    Address = reinterpret_cast<sockaddr *>(&Address4), Bytes = sizeof Address4;
+  } else if (inet_pton(AF_INET6, E.Host, &Address6.sin6_addr) == 1) {
+    Address6.sin6_family = AF_INET6;
+    Address6.sin6_port = htons(E.Port);
+    Address = reinterpret_cast<sockaddr *>(&Address6), Bytes = sizeof Address6;
+  } else {
+    return failStart("'", E.Host, "' is not an IPv4 or IPv6 address (names are not resolved)");
   }
-  freeaddrinfo(Found);
+  int Fd = socket(Address->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (Fd < 0)
-    return failStart("cannot connect to %s:%u: %s", E.Host, unsigned(E.Port),
-                     strerror(Error ? Error : EHOSTUNREACH));
+    return failStart("no socket: ", strerror(errno));
+  pollfd Poll = {Fd, POLLOUT, 0};
+  int Error = 0;
+  socklen_t Size = sizeof Error;
+  if (connect(Fd, Address, Bytes) == 0)
+    Error = 0;
+  else if (errno != EINPROGRESS)
+    Error = errno;
+  else if (poll(&Poll, 1, node().TimeoutMs) != 1)
+    Error = ETIMEDOUT;
+  else if (getsockopt(Fd, SOL_SOCKET, SO_ERROR, &Error, &Size))
+    Error = errno;
+  if (Error) {
+    close(Fd);
+    return failStart("cannot connect to ", E.Host, ":", uint64_t(E.Port), ": ", strerror(Error));
+  }
   fcntl(Fd, F_SETFL, fcntl(Fd, F_GETFL) & ~O_NONBLOCK);
   configureTcpLink(Fd, node().TimeoutMs);
   E.Link.Fd = Fd;
@@ -266,12 +270,12 @@ bool sendImage(int Id, NodeEntry &E) {
   if (Image < 0 || fstat(Image, &St)) {
     if (Image >= 0)
       close(Image);
-    return failStart("no %s image in this executable", isaName(E.Machine));
+    return failStart("no ", isaName(E.Machine), " image in this executable");
   }
   void *Bytes = mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE, Image, 0);
   close(Image);
   if (Bytes == MAP_FAILED)
-    return failStart("cannot map the %s image: %s", isaName(E.Machine), strerror(errno));
+    return failStart("cannot map the ", isaName(E.Machine), " image: ", strerror(errno));
   ImageMessage M = {E.Machine, uint16_t(Id), 0};
   bool Sent = E.Link.send2(MessageType::Image, &M, sizeof M, Bytes, uint32_t(St.st_size));
   munmap(Bytes, size_t(St.st_size));
@@ -286,12 +290,13 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, uint64_t StackHigh) {
   case AuthResult::Accepted:
     break;
   case AuthResult::Refused:
-    return failStart("it failed authentication (%s)", E.How == Launcher::Tcp
-                                                          ? "another key file than this one?"
-                                                          : "not the process home started");
+    return failStart("it failed authentication (",
+                     E.How == Launcher::Tcp ? "another key file than this one?"
+                                            : "not the process home started",
+                     ")");
   case AuthResult::Lost:
-    return failStart("%s during authentication",
-                     E.Link.TimedOut ? "no answer within the timeout" : "it went away");
+    return failStart(E.Link.TimedOut ? "no answer within the timeout" : "it went away",
+                     " during authentication");
   }
   if (E.How == Launcher::Tcp && !sendImage(Id, E))
     return false;
@@ -304,15 +309,15 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, uint64_t StackHigh) {
   MessageHeader H;
   if (!E.Link.send(MessageType::Hello, &Hello, sizeof Hello) ||
       !E.Link.receiveHeader(H, N.TimeoutMs))
-    return failStart("%s before it was ready",
-                     E.Link.TimedOut ? "no answer within the timeout" : "it ended");
+    return failStart(E.Link.TimedOut ? "no answer within the timeout" : "it ended",
+                     " before it was ready");
   if (H.Type == MessageType::Ready && H.Bytes == 0)
     return true;
   char Text[160] = "a malformed answer to the greeting";
   if (H.Type == MessageType::NodeError && H.Bytes < sizeof Text &&
       E.Link.receivePayload(Text, H.Bytes))
     Text[H.Bytes] = 0;
-  return failStart("%s", Text);
+  return failStart(static_cast<const char *>(Text));
 }
 
 bool startNode(int Id, uint64_t StackHigh) {

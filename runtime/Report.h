@@ -34,33 +34,55 @@ inline void hexDigits(uint64_t V, char *Out) {
   *Out = 0;
 }
 
-// One line built in a fixed buffer and written to stderr at once, so lines
-// of several threads do not interleave.
-class Line {
+/// Text built in a caller's buffer of Size bytes, always NUL-terminated,
+/// cut at its size; numbers formatted without libc (no locale, no errno).
+class TextBuffer {
 public:
-  Line &operator<<(const char *S) {
-    while (*S && N < sizeof Buf - 1)
-      Buf[N++] = *S++;
+  TextBuffer(char *Buffer, uint32_t Size) : Buf(Buffer), Room(Size) { Buf[0] = 0; }
+  TextBuffer &operator<<(const char *S) {
+    while (S && *S && Length + 1 < Room)
+      Buf[Length++] = *S++;
+    Buf[Length] = 0;
     return *this;
   }
-  Line &operator<<(uint64_t V) {
+  TextBuffer &operator<<(uint64_t V) {
     char Digits[21];
     decimalDigits(V, Digits);
-    return *this << Digits;
+    return *this << static_cast<const char *>(Digits);
   }
-  Line &hex(uint64_t V) {
+  TextBuffer &operator<<(int64_t V) {
+    if (V < 0)
+      return *this << "-" << (uint64_t(0) - uint64_t(V));
+    return *this << uint64_t(V);
+  }
+  TextBuffer &operator<<(int V) { return *this << int64_t(V); }
+  TextBuffer &operator<<(unsigned V) { return *this << uint64_t(V); }
+  TextBuffer &hex(uint64_t V) {
     char Digits[19];
     hexDigits(V, Digits);
-    return *this << Digits;
+    return *this << static_cast<const char *>(Digits);
   }
+  const char *str() const { return Buf; }
+  uint32_t length() const { return Length; }
+
+private:
+  char *Buf;
+  uint32_t Room, Length = 0;
+};
+
+// One line built in a fixed buffer and written to stderr at once, so lines
+// of several threads do not interleave.
+class Line : public TextBuffer {
+public:
+  Line() : TextBuffer(Storage, sizeof Storage - 1) {}
   ~Line() {
-    Buf[N++] = '\n';
-    sys::write(2, Buf, N);
+    uint32_t N = length();
+    Storage[N] = '\n';
+    sys::write(2, Storage, N + 1);
   }
 
 private:
-  char Buf[256];
-  unsigned N = 0;
+  char Storage[257];
 };
 
 } // namespace popcorn
