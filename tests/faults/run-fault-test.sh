@@ -68,7 +68,18 @@ wait_for() {
 }
 
 # The child process of $1 that is a node (qemu or native), or nothing.
-node_of() { pgrep -P "$1" | head -1; }
+# From /proc (a fresh machine may have no pgrep): a stat line's fields
+# after the command's closing parenthesis are the state, then the parent.
+node_of() {
+	for stat in /proc/[0-9]*/stat; do
+		parent=$(sed 's/.*) //' "$stat" 2>/dev/null | cut -d' ' -f2)
+		if [ "$parent" = "$1" ]; then
+			pid=${stat#/proc/}
+			echo "${pid%/stat}"
+			return
+		fi
+	done
+}
 
 case $case in
 tcp-roundtrip)
