@@ -123,6 +123,46 @@ uint64_t faultPc(const void *Context) {
   return *reinterpret_cast<const uint64_t *>(static_cast<const uint8_t *>(Context) + PcOffset);
 }
 
+// Whether the fault was a write, from the kernel's ucontext: x86-64's
+// error code (REG_ERR, bit 1), aarch64's ESR record among the signal
+// frame's extra records (WnR, bit 6).  False when it cannot tell (qemu-user
+// may write no ESR record): the page is then mapped read-only, and the
+// write faults once more.
+bool faultIsWrite(const void *Context) {
+  auto *Bytes = static_cast<const uint8_t *>(Context);
+#if defined(__x86_64__)
+  constexpr unsigned ErrOffset = 192;
+  return *reinterpret_cast<const uint64_t *>(Bytes + ErrOffset) & 2;
+#else
+  constexpr unsigned ReservedOffset = 464, ReservedBytes = 4096;
+  constexpr uint32_t EsrMagic = 0x45535201;
+  for (unsigned At = 0; At + 8 <= ReservedBytes;) {
+    uint32_t Magic, Size;
+    __builtin_memcpy(&Magic, Bytes + ReservedOffset + At, 4);
+    __builtin_memcpy(&Size, Bytes + ReservedOffset + At + 4, 4);
+    if (!Magic || Size < 8 || At + Size > ReservedBytes)
+      return false;
+    if (Magic == EsrMagic && Size >= 16) {
+      uint64_t Esr;
+      __builtin_memcpy(&Esr, Bytes + ReservedOffset + At + 8, 8);
+      return Esr & (1u << 6);
+    }
+    At += Size;
+  }
+  return false;
+#endif
+}
+
+// Page A, here and read-only, becomes writable: it goes home with the
+// thread.
+void markWritten(int R, uint64_t A) {
+  NodeState &N = node();
+  PageBit Dirty = bitOf(N.DirtyBits, R, A);
+  sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtReadWrite);
+  *Dirty.Byte |= Dirty.Mask;
+  N.DirtyList[N.DirtyCount++] = A;
+}
+
 void onFault(int, siginfo_t *Info, void *Context) {
   NodeState &N = node();
   uint64_t A = pageDown(uint64_t(Info->si_addr));
@@ -140,12 +180,13 @@ void onFault(int, siginfo_t *Info, void *Context) {
           *Bit.Byte |= Bit.Mask;
           N.PresentList[N.PresentCount++] = P;
         }
+        // A write would fault again at once: writable now.
+        if (faultIsWrite(Context))
+          markWritten(R, A);
         return;
       }
     } else if (!(*Dirty.Byte & Dirty.Mask)) {
-      sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtReadWrite);
-      *Dirty.Byte |= Dirty.Mask;
-      N.DirtyList[N.DirtyCount++] = A;
+      markWritten(R, A);
       return;
     }
   }
