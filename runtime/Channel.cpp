@@ -8,7 +8,8 @@ namespace popcorn {
 // without a word.
 constexpr long NoSignal = 0x4000; // MSG_NOSIGNAL
 
-// Whether Fd has data (or an end) within Ms milliseconds.
+// Whether Fd has data (or an end) within Ms milliseconds; Ms < 0: waits
+// until it has.
 static bool readableWithin(int Fd, int Ms) {
   struct {
     int Fd;
@@ -19,7 +20,7 @@ static bool readableWithin(int Fd, int Ms) {
   } Limit = {Ms / 1000, long(Ms % 1000) * 1000000};
   long R;
   do
-    R = sys::call6(sys::Ppoll, long(&Poll), 1, long(&Limit), 0, 8);
+    R = sys::call6(sys::Ppoll, long(&Poll), 1, Ms < 0 ? 0 : long(&Limit), 0, 8);
   while (R == -4); // EINTR: the rest of the wait is not worth tracking
   return R != 0;
 }
@@ -109,7 +110,9 @@ bool Channel::send2(MessageType Type, const void *First, uint32_t FirstBytes,
 
 bool Channel::receiveHeader(MessageHeader &Header, int WaitMs) {
   TimedOut = false;
-  if (!awaitData(Fd) && WaitMs >= 0 && !readableWithin(Fd, WaitMs)) {
+  // The wait for a message to start is the caller's to bound (a thread
+  // may compute away for hours); only its rest is bounded by TimeoutMs.
+  if (!awaitData(Fd) && !readableWithin(Fd, WaitMs)) {
     TimedOut = true;
     return false;
   }

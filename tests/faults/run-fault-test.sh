@@ -14,6 +14,9 @@
 #   node-killed-paging  kill -9 of the node while it fetches pages
 #   home-killed         kill -9 of home while the thread is away: the node
 #                       ends too
+#   silent-node         a thread computing away longer than POPCORN_TIMEOUT
+#                       without a word to home, then a node idle as long:
+#                       neither is a dead node
 #   fuzz-node           malformed connections against popcorn-node
 #   fuzz-context        malformed messages against remote contexts
 #
@@ -193,6 +196,13 @@ home-killed)
 		fail "the node outlived its home by 10 s"
 	fi
 	echo "ok: the node ended with its home"
+	;;
+silent-node)
+	compile "$tests/faults/silent.c" silent
+	POPCORN_TIMEOUT=1s timeout 60 ./silent 2 3 >run.out 2>run.err || fail "the program failed"
+	grep -qx "moved, computed a while, moved again" run.out ||
+		fail "the thread did not compute away, or the idle node was gone"
+	echo "ok: 3 s of silence on node 2, then 3 s idle, with POPCORN_TIMEOUT=1s"
 	;;
 fuzz-node)
 	"$build/bin/popcorn-node" --new-key node.key >/dev/null
