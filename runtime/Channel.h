@@ -1,7 +1,6 @@
-//===- Channel.h - Whole messages over a stream socket ----------*- C++ -*-===//
+//===- Channel.h - Whole messages over a transport --------------*- C++ -*-===//
 //
-// Raw system calls only: a channel is used in a page-fault handler and on
-// a node whose libc has never been initialized.
+// Messages (Message.h) over a link's transport (Transport.h).
 //
 // Waits are bounded where an answer is due: once a message has started,
 // each further part of it must arrive within TimeoutMs, and a caller that
@@ -15,6 +14,7 @@
 #define POPCORN_RUNTIME_CHANNEL_H
 
 #include "Message.h"
+#include "Transport.h"
 
 namespace popcorn {
 
@@ -22,7 +22,8 @@ namespace popcorn {
 inline constexpr int DefaultTimeoutMs = 10000;
 
 struct Channel {
-  int Fd = -1;
+  int Fd = -1;                               // the transport's handle
+  TransportKind Via = TransportKind::Socket; // (the zeroed state too)
   /// Milliseconds a part of a message may take; 0 (zeroed state): no bound.
   int TimeoutMs = 0;
   /// The last receive failed because the peer was silent, not gone.
@@ -42,12 +43,12 @@ struct Channel {
   /// The next message, which must be of Type with exactly Bytes of payload,
   /// within TimeoutMs.
   bool receiveExactly(MessageType Type, void *Into, uint32_t Bytes);
-};
 
-/// A TCP link sends each message at once (no Nagle delay on a page
-/// request) and notices a peer machine that is gone within about
-/// TimeoutMs of silence (keepalive probes).
-void configureTcpLink(int Fd, int TimeoutMs);
+private:
+  bool sendParts(SendPart *Parts, unsigned Count);
+  long receiveSome(void *Into, uint64_t Bytes);
+  bool waitReadable(int Ms);
+};
 
 } // namespace popcorn
 

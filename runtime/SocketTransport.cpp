@@ -1,0 +1,94 @@
+//===- SocketTransport.cpp - A link's bytes over a stream socket ----------===//
+#include "Syscall.h"
+#include "Transport.h"
+
+namespace popcorn {
+namespace {
+
+// A peer gone is an error to report, not a SIGPIPE that ends the process
+// without a word.
+constexpr long NoSignal = 0x4000; // MSG_NOSIGNAL
+constexpr long DontWait = 0x40;   // MSG_DONTWAIT
+constexpr long Peek = 0x2 | 0x40; // MSG_PEEK | MSG_DONTWAIT
+constexpr long Eagain = -11, Eintr = -4;
+
+} // namespace
+
+bool socketSendParts(int Fd, SendPart *Parts, unsigned Count) {
+  struct {
+    void *Name;
+    uint32_t NameBytes;
+    SendPart *Parts;
+    uint64_t PartCount;
+    void *Control;
+    uint64_t ControlBytes;
+    int Flags;
+  } Message = {nullptr, 0, Parts, Count, nullptr, 0, 0};
+  long Sent;
+  do
+    Sent = sys::call6(sys::Sendmsg, Fd, long(&Message), NoSignal);
+  while (Sent == Eintr);
+  if (Sent < 0)
+    return false;
+  // What the socket did not take at once, part by part.
+  for (unsigned I = 0; I < Count; I++) {
+    uint64_t Done = uint64_t(Sent) < Parts[I].Length ? uint64_t(Sent) : Parts[I].Length;
+    Sent -= long(Done);
+    const char *Rest = static_cast<const char *>(Parts[I].Base) + Done;
+    if (!sys::everyByte(const_cast<char *>(Rest), Parts[I].Length - Done,
+                        [Fd](long At, uint64_t Left) {
+                          return sys::call6(sys::Sendto, Fd, At, long(Left), NoSignal, 0, 0);
+                        }))
+      return false;
+  }
+  return true;
+}
+
+long socketReceiveSome(int Fd, void *Into, uint64_t Bytes) {
+  return sys::call6(sys::Recvfrom, Fd, long(Into), long(Bytes), DontWait, 0, 0);
+}
+
+// A waiting node usually gets its answer within microseconds; sleeping in
+// the kernel costs a wake-up, several times the round trip.  So it polls a
+// while before it blocks, yielding the processor at each round: on a
+// machine with fewer cores than busy processes the peer it waits for may
+// need this one's core (measured in bench/migration.c).
+bool socketWaitReadable(int Fd, int Ms) {
+  constexpr int PollRounds = 100;
+  char Byte;
+  for (int Round = 0; Round < PollRounds; Round++) {
+    if (sys::call6(sys::Recvfrom, Fd, long(&Byte), 1, Peek, 0, 0) != Eagain)
+      return true;
+    sys::call6(sys::SchedYield, 0);
+  }
+  struct {
+    int Fd;
+    short Events, Returned;
+  } Poll = {Fd, 1 /* POLLIN */, 0};
+  struct {
+    long Seconds, Nanoseconds;
+  } Limit = {Ms / 1000, long(Ms % 1000) * 1000000};
+  long R;
+  do
+    R = sys::call6(sys::Ppoll, long(&Poll), 1, Ms < 0 ? 0 : long(&Limit), 0, 8);
+  while (R == Eintr); // the rest of the wait is not worth tracking
+  return R != 0;
+}
+
+void configureTcpLink(int Fd, int TimeoutMs) {
+  constexpr long SolSocket = 1, SoKeepalive = 9, IpprotoTcp = 6, TcpNodelay = 1, TcpKeepidle = 4,
+                 TcpKeepintvl = 5, TcpKeepcnt = 6;
+  int Seconds = TimeoutMs > 3000 ? TimeoutMs / 3000 : 1;
+  struct {
+    long Level, Name;
+    int Value;
+  } const Options[] = {{IpprotoTcp, TcpNodelay, 1},
+                       {SolSocket, SoKeepalive, 1},
+                       {IpprotoTcp, TcpKeepidle, Seconds},
+                       {IpprotoTcp, TcpKeepintvl, Seconds},
+                       {IpprotoTcp, TcpKeepcnt, 3}};
+  for (const auto &O : Options)
+    sys::call6(sys::Setsockopt, Fd, O.Level, O.Name, long(&O.Value), sizeof O.Value);
+}
+
+} // namespace popcorn
