@@ -8,7 +8,10 @@ pkg_programs="sqlite3"
 
 pkg_build() {
 	command -v tclsh >/dev/null || { echo "sqlite3: making sqlite3.c needs tclsh (apt-get install tcl)"; return 1; }
-	./configure $CONFIGURE_HOST --disable-tcl --disable-shared && make -j"$JOBS" sqlite3.c && make sqlite3
+	# No line editing: configure finds the build machine's readline headers
+	# (glibc's), which a program for popcorn's musl cannot include.
+	./configure $CONFIGURE_HOST --disable-tcl --disable-shared --disable-readline \
+		--disable-editline && make -j"$JOBS" sqlite3.c && make sqlite3
 }
 
 pkg_check() {
