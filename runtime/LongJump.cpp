@@ -120,6 +120,12 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   // The frame that called setjmp: Depth frames up from the base.
   RegisterSet Current = *Here;
   uint64_t Total = depthFrom(FrameCursor(Tables, Current));
+  // A walk from here that cannot reach the base passes through a frame
+  // with no record: a signal handler's, above the kernel's signal frame
+  // (no move crosses one).  A buffer of this ISA is then taken as it is,
+  // as musl takes it.
+  if (!Total && Machine == sys::Here)
+    return;
   if (Total < Depth)
     cannotJump("the frame that called setjmp has returned");
   FrameCursor Cursor(Tables, Current);
