@@ -15,7 +15,9 @@ pkg_build() {
 }
 
 pkg_check() {
-	make -j"$JOBS" fuzzcheck sessionfuzz || return 0
+	make -j"$JOBS" fuzzcheck || return 0
+	# sessionfuzz needs zlib, which popcorn's sysroot has not: one test less.
+	make sessionfuzz || true
 	./fuzzcheck test/fuzzdata*.db >fuzzcheck.out 2>&1
 	cat fuzzcheck.out
 	# "fuzzcheck: 0 errors out of 11265 tests in 9.542 seconds"
@@ -23,7 +25,7 @@ pkg_check() {
 	pass=${n:-0} total=${n:-0}
 	[ -n "$n" ] || total=$(sed -n 's/^fuzzcheck: .* out of \([0-9]*\) tests.*/\1/p' fuzzcheck.out)
 	total=$((${total:-0} + 1))
-	if ./sessionfuzz run test/sessionfuzz-data1.db; then
+	if [ -x sessionfuzz ] && ./sessionfuzz run test/sessionfuzz-data1.db; then
 		pass=$((pass + 1))
 	fi
 	counts $pass $total
