@@ -8,6 +8,14 @@
 # build passes its libc pass plugin there (call-site records for libc's calls
 # back into the program) and unwind tables for the frames that have them.
 #
+# With POPCORN_LLC and ONE_IR_CFLAGS set, the pure C files on libc's
+# callback paths (qsort, bsearch, tsearch, ...) are compiled as the program
+# is: once, for aarch64 (the canonical ISA, built first), into one optimized
+# module that popcorn-llc lowers for every ISA.  Compiled per ISA, they could
+# not be optimized fully: each ISA's inliner would decide differently, and
+# their call-site records would no longer match.  ONE_IR_CFLAGS tells the
+# pass plugin so.
+#
 # WORK_DIR keeps the pristine source and the per-ISA build trees; every ISA is
 # installed (headers, libc.a, crt objects) into SYSROOT_DIR/ISA.  An ISA is
 # rebuilt only when its inputs (this script, its patches, its flags) change.
@@ -17,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$1
 sysroot=$2
 shift 2
-[ $# -gt 0 ] || set -- x86_64 aarch64
+[ $# -gt 0 ] || set -- aarch64 x86_64
 
 : "${CLANG:=clang-19}"
 : "${LLVM_AR:=llvm-ar-19}"
@@ -29,6 +37,34 @@ mkdir -p "$work"
 work=$(cd "$work" && pwd)
 mkdir -p "$sysroot"
 sysroot=$(cd "$sysroot" && pwd)
+
+canonical=aarch64
+one_ir_files="src/stdlib/qsort.c src/stdlib/qsort_nr.c src/stdlib/bsearch.c
+	src/search/tsearch.c src/search/tfind.c src/search/tdelete.c src/search/twalk.c
+	src/search/tdestroy.c src/search/lsearch.c"
+one_ir=${POPCORN_LLC:+$work/one-ir}
+
+# Writes the canonical module of every one-IR file into $one_ir, with the
+# command make would compile it with, made to stop at optimized bitcode.
+write_one_ir_modules() {
+	rm -rf "$one_ir"
+	mkdir -p "$one_ir"
+	for f in $one_ir_files; do
+		lo=obj/${f%.c}.lo
+		cmd=$(cd "$obj" && make -n -W "$src/$f" "$lo" | grep -F -- "-o $lo ")
+		[ -n "$cmd" ] || { echo "build-musl.sh: no compile command for $f" >&2; exit 1; }
+		(cd "$obj" && eval "${cmd%% -c -o $lo *} $ONE_IR_CFLAGS -emit-llvm -c -o $one_ir/$(basename "${f%.c}").bc $src/$f") || exit 1
+	done
+}
+
+# Replaces make's objects of the one-IR files by popcorn-llc's for $isa;
+# make then archives them.
+lower_one_ir_modules() {
+	for f in $one_ir_files; do
+		"$POPCORN_LLC" -O2 -only-isa "$isa" "$one_ir/$(basename "${f%.c}").bc" \
+			-o "$obj/obj/${f%.c}.lo" || exit 1
+	done
+}
 
 pristine=$work/src/musl-$version
 if [ ! -f "$pristine/configure" ]; then
@@ -74,6 +110,11 @@ for isa in "$@"; do
 			echo "$cflags $CLANG"
 			patches_for "$isa" | while read -r p; do cat "$p"; done
 			cat "$here/$isa/remove-files.txt" 2>/dev/null || true
+			if [ -n "$one_ir" ]; then
+				echo "$ONE_IR_CFLAGS"
+				cat "$POPCORN_LLC"
+				[ "$isa" = "$canonical" ] || cat "$one_ir"/*.bc 2>/dev/null || true
+			fi
 			for f in $cflags; do
 				case $f in -fpass-plugin=*) cat "${f#-fpass-plugin=}" ;; esac
 			done
@@ -123,6 +164,15 @@ for isa in "$@"; do
 			"$src/configure" --prefix="$sysroot/$isa" --target="$isa-linux-musl" \
 			--disable-shared >configure.log 2>&1 || { cat configure.log >&2; exit 1; }
 		make -j"$JOBS" >make.log 2>&1 || { tail -40 make.log >&2; exit 1; }
+		if [ -n "$one_ir" ]; then
+			[ "$isa" != "$canonical" ] || write_one_ir_modules
+			[ -f "$one_ir/qsort.bc" ] || {
+				echo "build-musl.sh: $isa's libc needs $canonical's built first" >&2
+				exit 1
+			}
+			lower_one_ir_modules
+			make >>make.log 2>&1 || { tail -40 make.log >&2; exit 1; }
+		fi
 		make install >install.log 2>&1 || { tail -40 install.log >&2; exit 1; }
 	)
 	# ...and so its <sys/syscall.h> has aarch64's numbers, as musl's

@@ -206,6 +206,13 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn) {
     B.CreateAlignedStore(Old, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, SavedOld), Align(8));
   }
   FB.store(B, Base);
+  // Whatever the callee, the pointer is back at Base after a call.
+  if (Dynamic.empty() && Saves.empty() && Restores.empty()) {
+    auto *Frame = cast<Instruction>(OverAligned ? Base : Old);
+    uint64_t AboveSlot = OverAligned ? 0 : FrameSize;
+    Frame->setMetadata(ObjectStackFrameMD,
+                       MDNode::get(F.getContext(), ConstantAsMetadata::get(B.getInt64(AboveSlot))));
+  }
   Instruction *Fence = B.CreateFence(AtomicOrdering::SequentiallyConsistent, SyncScope::SingleThread);
 
   for (const StaticObject &O : Objects)
@@ -239,12 +246,8 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn) {
 }
 
 PreservedAnalyses ObjectStackPass::run(Module &M, ModuleAnalysisManager &) {
-  LLVMContext &Ctx = M.getContext();
-  FunctionCallee SlotFn = M.getOrInsertFunction(ObjectStackSlotName, PointerType::get(Ctx, 0));
+  FunctionCallee SlotFn = objectStackSlotFunction(M);
   auto *SlotDecl = cast<Function>(SlotFn.getCallee());
-  SlotDecl->setDoesNotThrow();
-  SlotDecl->setWillReturn();
-  SlotDecl->setDoesNotAccessMemory();
 
   bool Changed = false;
   for (Function &F : M)

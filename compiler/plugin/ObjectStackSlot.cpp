@@ -16,6 +16,15 @@ using namespace llvm;
 
 namespace popcorn {
 
+FunctionCallee objectStackSlotFunction(Module &M) {
+  FunctionCallee SlotFn = M.getOrInsertFunction(ObjectStackSlotName, PointerType::get(M.getContext(), 0));
+  auto *Decl = cast<Function>(SlotFn.getCallee());
+  Decl->setDoesNotThrow();
+  Decl->setWillReturn();
+  Decl->setDoesNotAccessMemory();
+  return SlotFn;
+}
+
 // x86-64's %fs-relative address space.
 static constexpr unsigned X86FsAddressSpace = 257;
 

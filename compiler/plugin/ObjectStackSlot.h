@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 
 namespace llvm {
+class FunctionCallee;
 class Module;
 } // namespace llvm
 
@@ -25,6 +26,18 @@ inline constexpr llvm::StringLiteral ObjectStackSlotName = "__popcorn_object_sta
 /// assertions in the libc patch).
 inline constexpr int X86_64ObjectStackSlot = 0x30;
 inline constexpr int AArch64ObjectStackSlot = -24;
+
+/// Declares ObjectStackSlotName in M: a function of no arguments returning
+/// the slot's address, the same at every call.
+llvm::FunctionCallee objectStackSlotFunction(llvm::Module &M);
+
+/// Names the value a function's object-stack frame is addressed from
+/// (ObjectStack.cpp), in a function whose frame never grows after entry.
+/// Its operand N says: right after each of the function's calls, but a
+/// returns_twice one, the value is the object-stack pointer plus N, as
+/// every callee gives back its own frame.  A call-site record then need not
+/// carry it (RecordCallSites.cpp).
+inline constexpr llvm::StringLiteral ObjectStackFrameMD = "popcorn.object.frame";
 
 /// Replaces every call of ObjectStackSlotName in M by the address of the
 /// slot on M's target.  Returns false if the target is not supported.

@@ -11,15 +11,21 @@
 // routine) is the last frame of a walk; its calls are recorded too, so a
 // rewrite can lay it out on the destination ISA.
 //
-// libc is compiled once per ISA, so these calls must come out of each ISA's
-// optimizer alike for their records to match (same ID, same values): before
-// optimizing, the functions on a path and any that call back are kept from
-// being inlined and their loops from being unrolled, decisions that depend on
-// the ISA's cost model.  Everything else optimizes as usual.
+// Pure C files on a path (qsort, bsearch, tsearch, ...) are compiled once,
+// for the canonical ISA, with -popcorn-libc-one-ir, and popcorn-llc lowers
+// that one optimized module for every ISA, as it does the program's
+// (build-musl.sh): their records match by construction and they optimize as
+// fully as a stock libc.  The rest of libc is compiled once per ISA, so the
+// calls of those files must come out of each ISA's optimizer alike for
+// their records to match (same ID, same values): before optimizing, the
+// functions on a path and any that call back are kept from being inlined and
+// their loops from being unrolled, decisions that depend on the ISA's cost
+// model.
 //
 //===----------------------------------------------------------------------===//
 #include "LibcCallbacks.h"
 #include "ObjectStack.h"
+#include "ObjectStackSlot.h"
 #include "RecordSafeCodegen.h"
 #include "RecordCallSites.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -34,6 +40,9 @@
 
 using namespace llvm;
 using namespace popcorn;
+
+static cl::opt<bool> OneIr("popcorn-libc-one-ir",
+                           cl::desc("This file's module is lowered for every ISA by popcorn-llc"));
 
 static const LibcCallbackPath *callbackPath(StringRef SourceFile) {
   for (const LibcCallbackPath &Path : LibcCallbackPaths)
@@ -71,7 +80,7 @@ namespace {
 // makes such calls is not inlined, and its loops are not unrolled.
 struct KeepCallsInPlacePass : PassInfoMixin<KeepCallsInPlacePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
-    if (!callbackPath(M.getSourceFileName()))
+    if (OneIr || !callbackPath(M.getSourceFileName()))
       return PreservedAnalyses::all();
     auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
     for (Function &F : M) {
@@ -110,15 +119,19 @@ struct LibcCallSitesPass : PassInfoMixin<LibcCallSitesPass> {
     const LibcCallbackPath *Path = callbackPath(M.getSourceFileName());
     if (!Path)
       return PreservedAnalyses::all();
-    useRecordSafeCodegen();
+    if (!OneIr)
+      useRecordSafeCodegen(); // popcorn-llc sets them for every module
     auto OnPath = [Path](const Function &F) {
       return llvm::is_contained(Path->Functions, F.getName());
     };
     // Their stack objects go to the object stack, as the program's do: a
     // rewrite moves these frames too (qsort's arrays of pointers into its
-    // own locals).  The module is already for its final ISA.
-    popcorn::ObjectStackPass(OnPath, /*LowerSlots=*/true).run(M, AM);
+    // own locals).  A module compiled per ISA is already for its final ISA:
+    // the slots of both passes are lowered here.
+    popcorn::ObjectStackPass(OnPath, /*LowerSlots=*/false).run(M, AM);
     popcorn::RecordCallSitesPass({OnPath, leadsBack}).run(M, AM);
+    if (!OneIr && !lowerObjectStackSlots(M))
+      report_fatal_error("popcorn: no object-stack slot for target " + Twine(M.getTargetTriple()));
     return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }

@@ -5,12 +5,20 @@
 // helpers.  A libc function counts (qsort calls back into the program).
 //
 // Which values: every SSA value live across the call crosses it through a
-// stack slot of its own (copyAcrossCalls): stored just before the call, loaded
-// just after it, and the code after the call uses the loaded value.  The
-// record names the slots (as frame addresses and sizes), so a value a rewrite
-// writes there is the value the code goes on with.  The program's own stack
-// objects are on the object stack (ObjectStack.cpp runs first), the same
-// memory on every ISA: nothing to record.
+// stack slot of its own (carryAcrossCalls): stored just before the call,
+// loaded just after it, and the code after the call uses the loaded value.
+// The record names the slots (as frame addresses and sizes), so a value a
+// rewrite writes there is the value the code goes on with.  The program's
+// own stack objects are on the object stack (ObjectStack.cpp runs first),
+// the same memory on every ISA: nothing to record.
+//
+// Fewer slots mean fewer stores and loads around every call (an
+// interpreter's dispatch loop had six of each around its one indirect
+// call).  A pointer a constant offset away from another value (a field, an
+// object in the object-stack frame) is computed again after the call from
+// that value's version.  The object-stack frame is read back from the
+// thread's object-stack pointer, where every callee leaves it: the addresses
+// of a function's objects then cross calls in no slot at all.
 //
 // Why not record values where the register allocator keeps them (deopt
 // operands in registers)?  A deopt operand is read at the call, never
@@ -34,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 #include "RecordCallSites.h"
 #include "Migratable.h"
+#include "ObjectStackSlot.h"
 #include "popcorn/CallSiteRecord.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -155,20 +164,25 @@ liveAcrossCalls(Function &F, function_ref<bool(const CallInst &)> Recorded) {
   return Result;
 }
 
-// V crosses each of Calls (each the last instruction of its block, After[C]
-// the block that follows it) through a stack slot of its own: stored just
-// before the call, reloaded at the top of the block after it.  Every use of
-// V reads the version that reaches it: V itself, a reload, or a phi merging
-// them (SSAUpdater, with all versions known at once, so that one pass per
-// value does what used to take a new liveness analysis of the whole
-// function after every call: quadratic, 40 of the 47 seconds duktape.c
-// took to compile).  The slots go to SlotOf[{C, V}].
-static void copyAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
-                            const DenseMap<CallInst *, BasicBlock *> &After,
-                            DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> &SlotOf) {
+// How a value is had again after a call, when not from a slot of its own.
+using Recompute = function_ref<Value *(CallInst *Call, Instruction *Before)>;
+
+// V crosses each of Calls (each the last instruction of its block; the block
+// after it starts with Resume[C], which the versions of values go before)
+// through a stack slot of its own: stored just before the call, reloaded at
+// the top of the block after it; or, where
+// Again gives a value, recomputed there from what is had anyway.  Every use
+// of V reads the version that reaches it: V itself, a reload or
+// recomputation, or a phi merging them (SSAUpdater, with all versions known
+// at once, so that one pass per value does what used to take a new
+// liveness analysis of the whole function after every call: quadratic, 40
+// of the 47 seconds duktape.c took to compile).  The slots go to
+// SlotOf[{C, V}], the versions after each call to VersionAfter[{C, V}].
+static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
+                             const DenseMap<CallInst *, Instruction *> &Resume, Recompute Again,
+                             DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> &SlotOf,
+                             DenseMap<std::pair<CallInst *, Value *>, Value *> &VersionAfter) {
   Function &F = *Calls.front()->getFunction();
-  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses " << Calls.size() << " call(s) in "
-                    << F.getName() << " on the stack\n");
   const DataLayout &DL = F.getParent()->getDataLayout();
   Type *Ty = V->getType();
   uint64_t Bytes = DL.getTypeAllocSize(Ty);
@@ -184,25 +198,37 @@ static void copyAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
   SSAUpdater Updater;
   Updater.Initialize(Ty, V->getName());
   Updater.AddAvailableValue(DefBB, V);
-  DenseMap<BasicBlock *, LoadInst *> ReloadIn;
+  DenseMap<BasicBlock *, Value *> VersionIn;
   IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  unsigned InSlots = 0;
   for (CallInst *Call : Calls) {
-    AllocaInst *Slot = Entry.CreateAlloca(Ty, nullptr, V->getName() + ".across");
-    SlotOf[{Call, V}] = Slot;
-    BasicBlock *Next = After.lookup(Call);
-    auto *Reload =
-        new LoadInst(Ty, Slot, V->getName() + ".reload", Next->getFirstInsertionPt());
-    if (Lifetime(Call))
-      IRBuilder<>(Reload->getNextNode()).CreateLifetimeEnd(Slot, Entry.getInt64(Bytes));
-    Updater.AddAvailableValue(Next, Reload);
-    ReloadIn[Next] = Reload;
+    // Below the versions other values already have there (a root's).
+    Instruction *Top = Resume.lookup(Call);
+    BasicBlock *Next = Top->getParent();
+    Value *Version = Again(Call, Top);
+    if (!Version) {
+      AllocaInst *Slot = Entry.CreateAlloca(Ty, nullptr, V->getName() + ".across");
+      SlotOf[{Call, V}] = Slot;
+      auto *Reload = new LoadInst(Ty, Slot, V->getName() + ".reload", Top->getIterator());
+      if (Lifetime(Call))
+        IRBuilder<>(Reload->getNextNode()).CreateLifetimeEnd(Slot, Entry.getInt64(Bytes));
+      Version = Reload;
+      ++InSlots;
+    }
+    Updater.AddAvailableValue(Next, Version);
+    VersionIn[Next] = Version;
+    VersionAfter[{Call, V}] = Version;
   }
+  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses " << Calls.size() << " call(s) in "
+                    << F.getName() << ", " << InSlots << " on the stack\n");
   // The version that reaches each call is the one at the end of its block:
   // nothing but the call follows what defines it there.
   for (CallInst *Call : Calls) {
+    AllocaInst *Slot = SlotOf.lookup({Call, V});
+    if (!Slot)
+      continue;
     Value *Reaching = Updater.GetValueAtEndOfBlock(Call->getParent());
     IRBuilder<> Before(Call);
-    AllocaInst *Slot = SlotOf[{Call, V}];
     if (Lifetime(Call))
       Before.CreateLifetimeStart(Slot, Before.getInt64(Bytes));
     Before.CreateStore(Reaching, Slot);
@@ -212,12 +238,99 @@ static void copyAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
     BasicBlock *BB = User->getParent();
     if (isa<PHINode>(User))
       Updater.RewriteUse(*U); // the version at the end of the incoming block
-    else if (LoadInst *Reload = ReloadIn.lookup(BB))
-      U->set(Reload); // below the reload at the top of its block
+    else if (Value *Version = VersionIn.lookup(BB))
+      U->set(Version); // below the version at the top of its block
     else if (BB != DefBB)
       Updater.RewriteUse(*U); // the version live into its block
     // else: below V in V's block, which no call ends before the use
   }
+}
+
+// A pointer a constant offset away from another value: computed again
+// after a call from that value's version, rather than carried itself.
+struct Derived {
+  Value *Root;
+  int64_t Offset;
+};
+
+static std::optional<Derived> derivedPointer(Value *V, const DataLayout &DL) {
+  if (!V->getType()->isPointerTy())
+    return std::nullopt;
+  APInt Offset(DL.getIndexTypeSizeInBits(V->getType()), 0);
+  Value *Root = V->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+  if (Root == V || (!isTracked(Root) && !isa<Constant>(Root)))
+    return std::nullopt;
+  return Derived{Root, Offset.getSExtValue()};
+}
+
+// The object-stack pointer plus N, if V is the value ObjectStack.cpp says
+// is that after every call (ObjectStackSlot.h).
+static std::optional<uint64_t> objectFrameAboveSlot(const Value *V) {
+  const auto *I = dyn_cast<Instruction>(V);
+  const MDNode *MD = I ? I->getMetadata(ObjectStackFrameMD) : nullptr;
+  if (!MD)
+    return std::nullopt;
+  return mdconst::extract<ConstantInt>(MD->getOperand(0))->getZExtValue();
+}
+
+// Carries every value live across the function's recorded calls, the roots
+// of derived pointers first, so that the pointers are recomputed from their
+// versions.  Returns each call's slots.
+static DenseMap<CallInst *, SmallVector<AllocaInst *, 8>>
+carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
+                DenseMap<CallInst *, SmallVector<Value *, 16>> &Live,
+                const DenseMap<CallInst *, Instruction *> &Resume) {
+  const DataLayout &DL = F.getDataLayout();
+  DenseMap<Value *, Derived> DerivedFrom;
+  MapVector<Value *, SmallVector<CallInst *, 4>> Roots, Pointers;
+  for (CallInst *Call : Calls) {
+    SmallSetVector<Value *, 16> Carried;
+    for (Value *V : Live[Call]) {
+      std::optional<Derived> D = derivedPointer(V, DL);
+      if (!D) {
+        Carried.insert(V);
+        continue;
+      }
+      DerivedFrom[V] = *D;
+      Pointers[V].push_back(Call);
+      if (!isa<Constant>(D->Root))
+        Carried.insert(D->Root);
+    }
+    for (Value *V : Carried)
+      Roots[V].push_back(Call);
+  }
+
+  DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> SlotOf;
+  DenseMap<std::pair<CallInst *, Value *>, Value *> VersionAfter;
+  Module &M = *F.getParent();
+  for (auto &[V, Crossed] : Roots) {
+    std::optional<uint64_t> AboveSlot = objectFrameAboveSlot(V);
+    auto FromSlot = [&](CallInst *Call, Instruction *Before) -> Value * {
+      if (!AboveSlot || Call->hasFnAttr(Attribute::ReturnsTwice))
+        return nullptr;
+      IRBuilder<> B(Before);
+      Value *Pointer = B.CreateAlignedLoad(B.getPtrTy(), B.CreateCall(objectStackSlotFunction(M)),
+                                           Align(8), "popcorn.frame.again");
+      return B.CreateGEP(B.getInt8Ty(), Pointer, B.getInt64(*AboveSlot));
+    };
+    carryAcrossCalls(V, Crossed, Resume, FromSlot, SlotOf, VersionAfter);
+  }
+  for (auto &[V, Crossed] : Pointers) {
+    Derived D = DerivedFrom[V];
+    auto FromRoot = [&](CallInst *Call, Instruction *Before) -> Value * {
+      Value *Root = isa<Constant>(D.Root) ? D.Root : VersionAfter.lookup({Call, D.Root});
+      IRBuilder<> B(Before);
+      return B.CreateGEP(B.getInt8Ty(), Root, B.getInt64(D.Offset), V->getName() + ".again");
+    };
+    carryAcrossCalls(V, Crossed, Resume, FromRoot, SlotOf, VersionAfter);
+  }
+
+  DenseMap<CallInst *, SmallVector<AllocaInst *, 8>> Slots;
+  for (CallInst *Call : Calls)
+    for (auto &[V, Crossed] : Roots)
+      if (AllocaInst *Slot = SlotOf.lookup({Call, V}))
+        Slots[Call].push_back(Slot);
+  return Slots;
 }
 
 // One ID per call site, the same on every ISA: the program's ISAs share this
@@ -275,21 +388,15 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
     // aarch64 adrp): one value then lives across the call that no record
     // names.  From another block the back end computes it anew.  The
     // reloads go to the top of the block after the call.
-    DenseMap<CallInst *, BasicBlock *> After;
-    for (CallInst *Call : Calls)
-      After[Call] = SplitBlock(Call->getParent(), Call->getNextNode());
-    // Each value crosses all its calls at once.
-    MapVector<Value *, SmallVector<CallInst *, 4>> Crossings;
-    for (CallInst *Call : Calls)
-      for (Value *V : Live[Call])
-        Crossings[V].push_back(Call);
-    DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> SlotOf;
-    for (auto &[V, Crossed] : Crossings)
-      copyAcrossCalls(V, Crossed, After, SlotOf);
-    DenseMap<CallInst *, SmallVector<AllocaInst *, 8>> Slots;
-    for (CallInst *Call : Calls)
-      for (Value *V : Live[Call])
-        Slots[Call].push_back(SlotOf[{Call, V}]);
+    DenseMap<CallInst *, Instruction *> Resume;
+    for (CallInst *Call : Calls) {
+      Instruction *Next = Call->getNextNode();
+      SplitBlock(Call->getParent(), Next);
+      Resume[Call] = Next;
+    }
+    DenseMap<CallInst *, SmallVector<AllocaInst *, 8>> Slots =
+        Calls.empty() ? DenseMap<CallInst *, SmallVector<AllocaInst *, 8>>()
+                      : carryLiveValues(F, Calls, Live, Resume);
     // A variable-length object left on the native stack would move the
     // frame's layout at run time: no record of the function is complete
     // then.  (The program's objects are on the object stack by now,

@@ -28,12 +28,12 @@ entry:
 ; The call ends its block, so instruction selection merges nothing across it.
 ; CHECK-NEXT: br label %[[AFTER:.*]]
 ; CHECK: [[AFTER]]:
-; CHECK-NEXT: %d.reload = load double, ptr %d.across
-; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 8, ptr %d.across)
-; CHECK-NEXT: %p.reload = load ptr, ptr %p.across
-; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 8, ptr %p.across)
 ; CHECK-NEXT: %n.reload = load i32, ptr %n.across
 ; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 4, ptr %n.across)
+; CHECK-NEXT: %p.reload = load ptr, ptr %p.across
+; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 8, ptr %p.across)
+; CHECK-NEXT: %d.reload = load double, ptr %d.across
+; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 8, ptr %d.across)
   %r = call i32 @callee(i32 %n)
 ; CHECK: call void @llvm.memset.p0.i64(
 ; CHECK-NOT: "deopt"
@@ -118,6 +118,27 @@ exit:
   %r3 = add i64 %r2, %b
   %r4 = add i64 %r3, %c
   ret i64 %r4
+}
+
+; Pointers a constant offset away from another value cross no slot of their
+; own: only that value does (here it is not used after the call itself), and
+; they are computed again from its reload.
+; CHECK-LABEL: define i32 @derived_pointers(
+; CHECK: call i32 @callee(i32 3) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %base.across) ]
+; CHECK-NEXT: br label
+; CHECK: %base.reload = load ptr, ptr %base.across
+; CHECK: %f1.again = getelementptr i8, ptr %base.reload, i64 4
+; CHECK-NEXT: %f2.again = getelementptr i8, ptr %base.reload, i64 8
+; CHECK: %a = load i32, ptr %f1.again
+; CHECK: %b = load i32, ptr %f2.again
+define i32 @derived_pointers(ptr %base) {
+  %f1 = getelementptr inbounds i8, ptr %base, i64 4
+  %f2 = getelementptr inbounds i8, ptr %base, i64 8
+  call i32 @callee(i32 3)
+  %a = load i32, ptr %f1
+  %b = load i32, ptr %f2
+  %s = add i32 %a, %b
+  ret i32 %s
 }
 
 ; A first-class aggregate has no stack-map location: it crosses the call on

@@ -1,0 +1,64 @@
+; A function's stack objects move to the thread's object stack
+; (ObjectStack.cpp), and a call-site record then need not carry the frame:
+; after any call the object-stack pointer is back at the frame's base, so
+; the frame and the objects' addresses are computed again from it
+; (RecordCallSites.cpp).  Only the values a rewrite must place get slots.
+target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
+target triple = "aarch64-unknown-linux-musl"
+
+declare void @fill(ptr)
+declare i32 @setjmp(ptr) returns_twice
+
+; CHECK-LABEL: define i32 @two_objects(
+; The prologue: the caller's pointer, less this frame's 32 bytes.
+; CHECK: %popcorn.frame.old = load ptr, ptr %popcorn.slot{{.*}}, !popcorn.object.frame ![[ABOVE32:[0-9]+]]
+; CHECK: %popcorn.frame = getelementptr i8, ptr %popcorn.frame.old, i64 -32
+; Both objects are live across the first call: no slot for either.
+; CHECK: call void @fill(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 1) ]
+; CHECK-NEXT: br label
+; CHECK: %popcorn.frame.again = load ptr, ptr %{{.*}}
+; CHECK-NEXT: %[[OLD:.*]] = getelementptr i8, ptr %popcorn.frame.again, i64 32
+; CHECK: getelementptr i8, ptr %[[OLD]], i64 -
+; CHECK: call void @fill(
+; CHECK: ret i32
+define i32 @two_objects() {
+  %a = alloca [4 x i32], align 4
+  %b = alloca [4 x i32], align 4
+  call void @fill(ptr %a)
+  call void @fill(ptr %b)
+  %x = load i32, ptr %a
+  %y = load i32, ptr %b
+  %s = add i32 %x, %y
+  ret i32 %s
+}
+
+; A frame that grows after entry (a variable-sized object) is not back at
+; its base after a call: the frame crosses calls in a slot.
+; CHECK-LABEL: define i32 @variable_sized(
+; CHECK-NOT: !popcorn.object.frame
+; CHECK: call void @fill(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %popcorn.frame{{.*}}.across
+; CHECK: ret i32
+define i32 @variable_sized(i64 %n) {
+  %a = alloca [4 x i32], align 4
+  %v = alloca i32, i64 %n, align 4
+  call void @fill(ptr %v)
+  call void @fill(ptr %a)
+  %x = load i32, ptr %a
+  ret i32 %x
+}
+
+; A longjmp returns from setjmp with the pointer wherever the frames it came
+; from had it: across setjmp the frame takes a slot; across other calls not.
+; CHECK-LABEL: define i32 @with_setjmp(
+; CHECK: call i32 @setjmp(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 9, i64 2050, ptr %popcorn.frame.old.across
+; CHECK: call void @fill(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 1, i64 1026, ptr %r.across) ]
+define i32 @with_setjmp() {
+  %buf = alloca [32 x i64], align 8
+  %r = call i32 @setjmp(ptr %buf)
+  call void @fill(ptr %buf)
+  %x = load i32, ptr %buf
+  %s = add i32 %x, %r
+  ret i32 %s
+}
+
+; CHECK: ![[ABOVE32]] = !{i64 32}
