@@ -49,7 +49,9 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -77,8 +79,21 @@ static bool isTracked(const Value *V) {
   return !T->isVoidTy() && !T->isTokenTy() && !T->isLabelTy() && !T->isMetadataTy();
 }
 
+// A call the back end can make a jump (the callee returns to this
+// function's caller) leaves no frame of this function to rewrite.  Should a
+// back end not make it one, the walk of a stack through it finds a return
+// address with no record and the move is refused, not botched.  Unrecorded,
+// the call has nothing to store around it: qsort's comparator wrapper and
+// the program's `return f(x)`.
+static bool isSiblingCall(const CallInst &Call) {
+  const auto *Ret = dyn_cast_or_null<ReturnInst>(Call.getNextNode());
+  return Call.isTailCall() && Ret &&
+         (!Ret->getReturnValue() || Ret->getReturnValue() == &Call);
+}
+
 bool RecordCallSitesPass::recorded(const CallInst &Call) const {
-  if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles())
+  if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles() ||
+      isSiblingCall(Call))
     return false;
   if (CallScope == Scope::Libc)
     return Paths.LeadsBack(Call);
@@ -178,8 +193,14 @@ using Recompute = function_ref<Value *(CallInst *Call, Instruction *Before)>;
 // liveness analysis of the whole function after every call: quadratic, 40
 // of the 47 seconds duktape.c took to compile).  The slots go to
 // SlotOf[{C, V}], the versions after each call to VersionAfter[{C, V}].
+//
+// With OneSlot, V has one slot for all its calls, written once, where V is
+// defined, and never given back: every version of V is V's value, so the
+// slot holds it at each call.  For a value defined outside the loops whose
+// calls it crosses, that takes the store out of the loop.
 static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
                              const DenseMap<CallInst *, Instruction *> &Resume, Recompute Again,
+                             bool OneSlot,
                              DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> &SlotOf,
                              DenseMap<std::pair<CallInst *, Value *>, Value *> &VersionAfter) {
   Function &F = *Calls.front()->getFunction();
@@ -200,6 +221,16 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
   Updater.AddAvailableValue(DefBB, V);
   DenseMap<BasicBlock *, Value *> VersionIn;
   IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  AllocaInst *Home = nullptr;
+  if (OneSlot) {
+    Home = Entry.CreateAlloca(Ty, nullptr, V->getName() + ".home");
+    Instruction *AfterDef = Home->getNextNode(); // an argument
+    if (auto *Phi = dyn_cast<PHINode>(V))
+      AfterDef = &*Phi->getParent()->getFirstInsertionPt();
+    else if (auto *I = dyn_cast<Instruction>(V))
+      AfterDef = I->getNextNode();
+    new StoreInst(V, Home, AfterDef->getIterator());
+  }
   unsigned InSlots = 0;
   for (CallInst *Call : Calls) {
     // Below the versions other values already have there (a root's).
@@ -207,10 +238,11 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
     BasicBlock *Next = Top->getParent();
     Value *Version = Again(Call, Top);
     if (!Version) {
-      AllocaInst *Slot = Entry.CreateAlloca(Ty, nullptr, V->getName() + ".across");
+      AllocaInst *Slot =
+          Home ? Home : Entry.CreateAlloca(Ty, nullptr, V->getName() + ".across");
       SlotOf[{Call, V}] = Slot;
       auto *Reload = new LoadInst(Ty, Slot, V->getName() + ".reload", Top->getIterator());
-      if (Lifetime(Call))
+      if (!Home && Lifetime(Call))
         IRBuilder<>(Reload->getNextNode()).CreateLifetimeEnd(Slot, Entry.getInt64(Bytes));
       Version = Reload;
       ++InSlots;
@@ -225,7 +257,7 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
   // nothing but the call follows what defines it there.
   for (CallInst *Call : Calls) {
     AllocaInst *Slot = SlotOf.lookup({Call, V});
-    if (!Slot)
+    if (!Slot || Slot == Home)
       continue;
     Value *Reaching = Updater.GetValueAtEndOfBlock(Call->getParent());
     IRBuilder<> Before(Call);
@@ -300,11 +332,29 @@ carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
       Roots[V].push_back(Call);
   }
 
+  // Values defined outside the loops of all the calls they cross get one
+  // slot each, written once (carryAcrossCalls); a few per function, as
+  // these slots share no memory with others.
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  auto DefinedOutsideTheirLoops = [&](Value *V, ArrayRef<CallInst *> Crossed) {
+    const auto *I = dyn_cast<Instruction>(V);
+    return llvm::all_of(Crossed, [&](CallInst *Call) {
+      const Loop *L = LI.getLoopFor(Call->getParent());
+      return L && (!I || !L->contains(I->getParent()));
+    });
+  };
+  constexpr unsigned MaxOneSlotValues = 16;
+  unsigned OneSlotValues = 0;
+
   DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> SlotOf;
   DenseMap<std::pair<CallInst *, Value *>, Value *> VersionAfter;
   Module &M = *F.getParent();
   for (auto &[V, Crossed] : Roots) {
     std::optional<uint64_t> AboveSlot = objectFrameAboveSlot(V);
+    bool OneSlot = !AboveSlot && OneSlotValues < MaxOneSlotValues &&
+                   DefinedOutsideTheirLoops(V, Crossed);
+    OneSlotValues += OneSlot;
     auto FromSlot = [&](CallInst *Call, Instruction *Before) -> Value * {
       if (!AboveSlot || Call->hasFnAttr(Attribute::ReturnsTwice))
         return nullptr;
@@ -313,7 +363,7 @@ carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
                                            Align(8), "popcorn.frame.again");
       return B.CreateGEP(B.getInt8Ty(), Pointer, B.getInt64(*AboveSlot));
     };
-    carryAcrossCalls(V, Crossed, Resume, FromSlot, SlotOf, VersionAfter);
+    carryAcrossCalls(V, Crossed, Resume, FromSlot, OneSlot, SlotOf, VersionAfter);
   }
   for (auto &[V, Crossed] : Pointers) {
     Derived D = DerivedFrom[V];
@@ -322,7 +372,7 @@ carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
       IRBuilder<> B(Before);
       return B.CreateGEP(B.getInt8Ty(), Root, B.getInt64(D.Offset), V->getName() + ".again");
     };
-    carryAcrossCalls(V, Crossed, Resume, FromRoot, SlotOf, VersionAfter);
+    carryAcrossCalls(V, Crossed, Resume, FromRoot, /*OneSlot=*/false, SlotOf, VersionAfter);
   }
 
   DenseMap<CallInst *, SmallVector<AllocaInst *, 8>> Slots;

@@ -79,14 +79,19 @@ define i64 @many_live(i64 %x) {
 
 ; In a loop whose call is taken only sometimes, the code that does not pass
 ; the call keeps using the value itself: the loop merges it with the reload
-; of the iterations that called.
+; of the iterations that called.  %k, %a, %b, %c and %n are defined outside
+; the loop: each has one slot, written once where it is defined, and only
+; reloaded in the loop.  %i and %t change in the loop: stored before the call.
 ; CHECK-LABEL: define i64 @crowded_in_loop(
+; CHECK: %k = mul i64 %n, 3
+; CHECK-NEXT: store i64 %k, ptr %k.home
 ; CHECK: loop:
 ; CHECK: %k{{[0-9]+}} = phi i64 [ %k, %entry ], [ %k{{[0-9]+}}, %next ]
 ; CHECK: call:
-; CHECK: store i64 %k{{[0-9]+}}, ptr %k.across
-; CHECK: call i32 @callee(i32 2) {{.*}}ptr %k.across,
-; CHECK: %k.reload = load i64, ptr %k.across
+; CHECK-NOT: store i64 %k
+; CHECK: store i64 %t, ptr %t.across
+; CHECK-NEXT: call i32 @callee(i32 2) {{.*}}ptr %k.home, {{.*}}ptr %t.across) ]
+; CHECK: %k.reload = load i64, ptr %k.home
 ; CHECK: next:
 ; CHECK: %k{{[0-9]+}} = phi i64 [ %k.reload, %call.split ], [ %k{{[0-9]+}}, %loop ]
 ; CHECK: exit:
@@ -138,6 +143,24 @@ define i32 @derived_pointers(ptr %base) {
   %a = load i32, ptr %f1
   %b = load i32, ptr %f2
   %s = add i32 %a, %b
+  ret i32 %s
+}
+
+; A call in tail position gets no record: the back end makes it a jump, and
+; no frame of this function is left to rewrite.  Not in tail position (a
+; use follows), it is recorded.
+; CHECK-LABEL: define i32 @tail_position(
+; CHECK: %r = tail call i32 @callee(i32 %x){{$}}
+; CHECK-NEXT: ret i32 %r
+; CHECK-LABEL: define i32 @not_tail_position(
+; CHECK: %r = tail call i32 @callee(i32 %x) #{{[0-9]+}} [ "deopt"(i64 1) ]
+define i32 @tail_position(i32 %x) {
+  %r = tail call i32 @callee(i32 %x)
+  ret i32 %r
+}
+define i32 @not_tail_position(i32 %x) {
+  %r = tail call i32 @callee(i32 %x)
+  %s = add i32 %r, 1
   ret i32 %s
 }
 
