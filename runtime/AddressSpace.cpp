@@ -34,6 +34,29 @@ uint64_t take(uint64_t Bytes) {
   return A;
 }
 
+// [A, A + Bytes) if it is free, unmapped (the arena's untouched top is
+// reserved, and its piece is unmapped here).
+bool takeAt(uint64_t A, uint64_t Bytes) {
+  NodeState &N = node();
+  if (A == N.ArenaNext && A + Bytes <= ArenaBase + ArenaBytes) {
+    if (sys::failed(sys::call6(sys::Munmap, long(A), long(Bytes))))
+      return false;
+    N.ArenaNext += Bytes;
+    return true;
+  }
+  for (uint32_t I = 0; I < N.FreeCount; I++) {
+    ArenaFreeRange &F = N.Free[I];
+    if (F.Address != A || F.Bytes < Bytes)
+      continue;
+    F.Address += Bytes;
+    F.Bytes -= Bytes;
+    if (!F.Bytes)
+      F = N.Free[--N.FreeCount];
+    return true;
+  }
+  return false;
+}
+
 void give(uint64_t A, uint64_t Bytes) {
   NodeState &N = node();
   for (uint32_t I = 0; I < N.FreeCount; I++) {
@@ -95,11 +118,41 @@ long homeMunmap(long Address, long Bytes) {
 }
 
 long homeMremap(long Address, long OldBytes, long NewBytes, long Flags, long NewAddress) {
-  // Growing or moving an arena mapping would need a new place the kernel
-  // does not know about; libc falls back to allocate, copy and free.
-  if (node().ArenaReady && inArena(uint64_t(Address), uint64_t(OldBytes)))
+  if (!node().ArenaReady || !inArena(uint64_t(Address), uint64_t(OldBytes)))
+    return sys::call6(sys::Mremap, Address, OldBytes, NewBytes, Flags, NewAddress);
+  constexpr long MayMove = 1, Fixed = 2;
+  uint64_t OldSize = pageUp(uint64_t(OldBytes)), NewSize = pageUp(uint64_t(NewBytes));
+  if ((Flags & ~MayMove) || uint64_t(Address) % PageBytes || !OldSize || !NewSize)
+    return -ENOMEM_; // libc falls back to allocate, copy and free
+  if (NewSize <= OldSize) {
+    long R = sys::call6(sys::Mremap, Address, OldBytes, NewBytes, 0, 0);
+    if (!sys::failed(R) && NewSize < OldSize)
+      give(uint64_t(Address) + NewSize, OldSize - NewSize);
+    return R;
+  }
+  // Growing: in place if the pages after it are free, else the kernel moves
+  // the pages to a range home takes for them, as it would to a place of
+  // its own (realloc of a large block: SQLite's in-memory journal grows one
+  // page at a time, and copying made that quadratic).
+  uint64_t End = uint64_t(Address) + OldSize;
+  if (takeAt(End, NewSize - OldSize)) {
+    long R = sys::call6(sys::Mremap, Address, OldBytes, NewBytes, 0, 0);
+    if (sys::failed(R))
+      give(End, NewSize - OldSize);
+    return R;
+  }
+  if (!(Flags & MayMove))
     return -ENOMEM_;
-  return sys::call6(sys::Mremap, Address, OldBytes, NewBytes, Flags, NewAddress);
+  uint64_t At = take(NewSize);
+  if (!At)
+    return -ENOMEM_;
+  long R = sys::call6(sys::Mremap, Address, OldBytes, NewBytes, MayMove | Fixed, long(At));
+  if (sys::failed(R)) {
+    give(At, NewSize);
+    return R;
+  }
+  give(uint64_t(Address), OldSize);
+  return R;
 }
 
 uint64_t arenaMapWithGuard(uint64_t Bytes) {
