@@ -45,21 +45,6 @@ namespace {
 
 static_assert(MaxNodes == POPCORN_CONTROL_MAX_NODES, "the reply has room for every node");
 
-#if defined(__x86_64__)
-enum : long {
-  Socket = 41, Connect = 42, Bind = 49, Listen = 50, Setsockopt = 54, Getsockopt = 55,
-  Clone = 56, Exit = 60, Geteuid = 107, Openat = 257, Mkdirat = 258, Unlinkat = 263,
-  Accept4 = 288, Dup3 = 292, Prlimit64 = 302, Statx = 332, Nanosleep = 35, RtSigprocmask = 14,
-  Ppoll = 271
-};
-#else
-enum : long {
-  Socket = 198, Connect = 203, Bind = 200, Listen = 201, Setsockopt = 208, Getsockopt = 209,
-  Clone = 220, Exit = 93, Geteuid = 175, Openat = 56, Mkdirat = 34, Unlinkat = 35,
-  Accept4 = 242, Dup3 = 24, Prlimit64 = 261, Statx = 291, Nanosleep = 101, RtSigprocmask = 135,
-  Ppoll = 73
-};
-#endif
 
 // The kernel's values, which the sysroot's headers (aarch64's ABI on every
 // ISA) do not always have.
@@ -122,13 +107,13 @@ bool same(const char *A, const char *B) {
 // if another user owns it or others may enter it (they could take the
 // socket's name or read it).
 bool privateDirectory(const char *Dir, uint32_t Euid, TextBuffer &Why) {
-  long R = sys::call6(Mkdirat, AtFdcwd, long(Dir), 0700);
+  long R = sys::call6(sys::Mkdirat, AtFdcwd, long(Dir), 0700);
   if (R < 0 && R != -Eexist) {
     Why << "cannot create " << Dir << ": " << errorName(R);
     return false;
   }
   FileStatus S;
-  R = sys::call6(Statx, AtFdcwd, long(Dir), AtSymlinkNoFollow, 0x7ff, long(&S));
+  R = sys::call6(sys::Statx, AtFdcwd, long(Dir), AtSymlinkNoFollow, 0x7ff, long(&S));
   if (R < 0) {
     Why << Dir << ": " << errorName(R);
     return false;
@@ -152,13 +137,13 @@ int outOfTheWay(int Fd) {
     uint64_t Current, Max;
   } Limit;
   long Top = 1024;
-  if (sys::call6(Prlimit64, 0, 7 /* RLIMIT_NOFILE */, 0, long(&Limit)) == 0 &&
+  if (sys::call6(sys::Prlimit64, 0, 7 /* RLIMIT_NOFILE */, 0, long(&Limit)) == 0 &&
       Limit.Current < uint64_t(Top))
     Top = long(Limit.Current);
   for (long Want = Top - 1; Want > 2 && Want >= Top - 64; Want--) {
     if (sys::call6(sys::Fcntl, Want, 1 /* F_GETFD */) != -9 /* EBADF */)
       continue;
-    if (sys::call6(Dup3, Fd, Want, OCloexec) == Want) {
+    if (sys::call6(sys::Dup3, Fd, Want, OCloexec) == Want) {
       sys::call6(sys::Close, Fd);
       return int(Want);
     }
@@ -170,18 +155,18 @@ int outOfTheWay(int Fd) {
 // a killed process with this PID, or by this image before an exec) is
 // replaced.
 long bindName(int Fd, const SocketAddress &Address, long Bytes) {
-  long R = sys::call6(Bind, Fd, long(&Address), Bytes);
+  long R = sys::call6(sys::Bind, Fd, long(&Address), Bytes);
   if (R != -Eaddrinuse)
     return R;
-  long Probe = sys::call6(Socket, AfUnix, SockStream | SockCloexec, 0);
+  long Probe = sys::call6(sys::Socket, AfUnix, SockStream | SockCloexec, 0);
   if (Probe < 0)
     return R;
-  long Connected = sys::call6(Connect, Probe, long(&Address), Bytes);
+  long Connected = sys::call6(sys::Connect, Probe, long(&Address), Bytes);
   sys::call6(sys::Close, Probe);
   if (Connected != -Econnrefused)
     return R;
-  sys::call6(Unlinkat, AtFdcwd, long(Address.Path), 0);
-  return sys::call6(Bind, Fd, long(&Address), Bytes);
+  sys::call6(sys::Unlinkat, AtFdcwd, long(Address.Path), 0);
+  return sys::call6(sys::Bind, Fd, long(&Address), Bytes);
 }
 
 // CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
@@ -207,12 +192,12 @@ long startThread(long Flags, uint8_t *Top, void (*Fn)(void *), void *Arg) {
                    "syscall\n\t"
                    "1:"
                    : "=a"(Ret)
-                   : "a"(Clone), "D"(Flags), "S"(Top), "d"(0L), "r"(R10), "r"(R8),
+                   : "a"(sys::Clone), "D"(Flags), "S"(Top), "d"(0L), "r"(R10), "r"(R8),
                      [fn] "r"(Fn), [arg] "r"(Arg)
                    : "rcx", "r11", "memory");
   return Ret;
 #else
-  register long X8 __asm__("x8") = Clone;
+  register long X8 __asm__("x8") = sys::Clone;
   register long X0 __asm__("x0") = Flags;
   register long X1 __asm__("x1") = long(Top);
   register long X2 __asm__("x2") = 0;
@@ -239,7 +224,7 @@ long startThread(long Flags, uint8_t *Top, void (*Fn)(void *), void *Arg) {
 bool alive(int Pid) {
   char Path[32];
   TextBuffer(Path, sizeof Path) << "/proc/" << int64_t(Pid) << "/stat";
-  long Fd = sys::call6(Openat, AtFdcwd, long(Path), OCloexec);
+  long Fd = sys::call6(sys::Openat, AtFdcwd, long(Path), OCloexec);
   if (Fd < 0)
     return false;
   char Stat[512];
@@ -344,8 +329,8 @@ void answer(ControlServer &S, int Fd) {
   struct {
     long Seconds, Microseconds;
   } Timeout = {2, 0};
-  sys::call6(Setsockopt, Fd, SolSocket, SoRcvtimeo, long(&Timeout), sizeof Timeout);
-  sys::call6(Setsockopt, Fd, SolSocket, SoSndtimeo, long(&Timeout), sizeof Timeout);
+  sys::call6(sys::Setsockopt, Fd, SolSocket, SoRcvtimeo, long(&Timeout), sizeof Timeout);
+  sys::call6(sys::Setsockopt, Fd, SolSocket, SoSndtimeo, long(&Timeout), sizeof Timeout);
   struct {
     int32_t Pid;
     uint32_t Uid, Gid;
@@ -354,7 +339,7 @@ void answer(ControlServer &S, int Fd) {
   popcorn_control_request Q = {};
   uint32_t Got;
   fillStatus(R);
-  if (sys::call6(Getsockopt, Fd, SolSocket, SoPeercred, long(&Peer), long(&PeerBytes)) != 0 ||
+  if (sys::call6(sys::Getsockopt, Fd, SolSocket, SoPeercred, long(&Peer), long(&PeerBytes)) != 0 ||
       Peer.Uid != S.Euid) {
     R = {R.magic, R.size, R.version, 13 /* EACCES */, {}, R.pid};
     TextBuffer(R.message, sizeof R.message) << "permission denied: another user's process";
@@ -404,12 +389,12 @@ void serve(void *Arg) {
       int Fd;
       short Events, Returned;
     } Wait = {S.Listen, 1 /* POLLIN */, 0};
-    long Ready = sys::call6(Ppoll, long(&Wait), 1, 0, 0, 8);
+    long Ready = sys::call6(sys::Ppoll, long(&Wait), 1, 0, 0, 8);
     if (Ready == -Eintr || Ready == 0)
       continue;
     if (Ready < 0 || (Wait.Returned & 0x20 /* POLLNVAL */))
       return; // the program closed or replaced a shared descriptor
-    long Fd = sys::call6(Accept4, S.Listen, 0, 0, SockCloexec | 04000 /* SOCK_NONBLOCK */);
+    long Fd = sys::call6(sys::Accept4, S.Listen, 0, 0, SockCloexec | 04000 /* SOCK_NONBLOCK */);
     if (Fd == -Eintr || Fd == -Econnaborted || Fd == -Eagain)
       continue;
     if (Fd == -24 || Fd == -23 || Fd == -105 || Fd == -12) {
@@ -417,7 +402,7 @@ void serve(void *Arg) {
       struct {
         long Seconds, Nanoseconds;
       } Pause = {0, 100000000};
-      sys::call6(Nanosleep, long(&Pause), 0);
+      sys::call6(sys::Nanosleep, long(&Pause), 0);
       continue;
     }
     if (Fd < 0)
@@ -437,7 +422,7 @@ void openControlSocket(char **Envp) {
     return;
   const char *Log = environment(Envp, "POPCORN_LOG");
   bool Quiet = Log && same(Log, "quiet");
-  uint32_t Euid = uint32_t(sys::call6(Geteuid, 0));
+  uint32_t Euid = uint32_t(sys::call6(sys::Geteuid, 0));
   int Pid = int(sys::call6(sys::Getpid, 0));
 
   char Dir[96], Why[200];
@@ -460,7 +445,7 @@ void openControlSocket(char **Envp) {
     }
     if (!privateDirectory(Dir, Euid, WhyText))
       break;
-    Fd = sys::call6(Socket, AfUnix, SockStream | SockCloexec, 0);
+    Fd = sys::call6(sys::Socket, AfUnix, SockStream | SockCloexec, 0);
     if (Fd < 0) {
       WhyText << "cannot make a socket: " << errorName(Fd);
       break;
@@ -468,7 +453,7 @@ void openControlSocket(char **Envp) {
     Fd = outOfTheWay(int(Fd));
     long R = bindName(int(Fd), Address, Bytes);
     if (R == 0)
-      R = sys::call6(Listen, Fd, 8);
+      R = sys::call6(sys::Listen, Fd, 8);
     if (R != 0) {
       WhyText << Address.Path << ": " << errorName(R);
       break;
@@ -487,11 +472,11 @@ void openControlSocket(char **Envp) {
     // Every signal blocked in the thread: the program's handlers run on
     // its own threads only.
     uint64_t All = ~uint64_t(0), Old;
-    sys::call6(RtSigprocmask, 2 /* SIG_SETMASK */, long(&All), long(&Old), 8);
+    sys::call6(sys::RtSigprocmask, 2 /* SIG_SETMASK */, long(&All), long(&Old), 8);
     R = startThread(ThreadFlags, Memory + StackBytes, serve, Server);
-    sys::call6(RtSigprocmask, 2, long(&Old), 0, 8);
+    sys::call6(sys::RtSigprocmask, 2, long(&Old), 0, 8);
     if (R < 0) {
-      sys::call6(Unlinkat, AtFdcwd, long(Address.Path), 0);
+      sys::call6(sys::Unlinkat, AtFdcwd, long(Address.Path), 0);
       WhyText << "cannot start its thread: " << errorName(R);
       break;
     }
@@ -507,7 +492,7 @@ void openControlSocket(char **Envp) {
 void closeControlSocket() {
   ControlServer *S = node().Control;
   if (S && S->Owner == sys::call6(sys::Getpid, 0))
-    sys::call6(Unlinkat, AtFdcwd, long(S->Path), 0);
+    sys::call6(sys::Unlinkat, AtFdcwd, long(S->Path), 0);
 }
 
 } // namespace popcorn

@@ -25,7 +25,11 @@ enum : long {
   ExitGroup = 231, ProcessVmReadv = 310, ProcessVmWritev = 311, Mremap = 25, Brk = 12,
   Madvise = 28, Fcntl = 72, Writev = 20, Recvfrom = 45, SchedYield = 24, Prctl = 157, Getppid = 110,
   Ppoll = 271, Getrandom = 318, Wait4 = 61, Sendto = 44, Sendmsg = 46, Setsockopt = 54,
-  Msync = 26, Mincore = 27
+  Msync = 26, Mincore = 27,
+  // the control socket's (ControlSocket.cpp)
+  Socket = 41, Connect = 42, Bind = 49, Listen = 50, Getsockopt = 55, Clone = 56, Exit = 60,
+  Geteuid = 107, Openat = 257, Mkdirat = 258, Unlinkat = 263, Accept4 = 288, Dup3 = 292,
+  Prlimit64 = 302, Statx = 332, Nanosleep = 35, RtSigprocmask = 14
 };
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long R10 __asm__("r10") = D;
@@ -45,7 +49,11 @@ enum : long {
   ProcessVmReadv = 270, ProcessVmWritev = 271, Mremap = 216, Brk = 214,
   Madvise = 233, Fcntl = 25, Writev = 66, Recvfrom = 207, SchedYield = 124, Prctl = 167, Getppid = 173,
   Ppoll = 73, Getrandom = 278, Wait4 = 260, Sendto = 206, Sendmsg = 211, Setsockopt = 208,
-  Msync = 227, Mincore = 232
+  Msync = 227, Mincore = 232,
+  // the control socket's (ControlSocket.cpp)
+  Socket = 198, Connect = 203, Bind = 200, Listen = 201, Getsockopt = 209, Clone = 220, Exit = 93,
+  Geteuid = 175, Openat = 56, Mkdirat = 34, Unlinkat = 35, Accept4 = 242, Dup3 = 24,
+  Prlimit64 = 261, Statx = 291, Nanosleep = 101, RtSigprocmask = 135
 };
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long X8 __asm__("x8") = N;
