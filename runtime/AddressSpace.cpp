@@ -13,20 +13,24 @@ bool inArena(uint64_t A, uint64_t Bytes) {
   return A >= ArenaBase && A + Bytes <= ArenaBase + ArenaBytes && A + Bytes >= A;
 }
 
+// The first Bytes of freed range I, which is that long at least.
+uint64_t takeFront(uint32_t I, uint64_t Bytes) {
+  NodeState &N = node();
+  ArenaFreeRange &F = N.Free[I];
+  uint64_t A = F.Address;
+  F.Address += Bytes;
+  F.Bytes -= Bytes;
+  if (!F.Bytes)
+    F = N.Free[--N.FreeCount];
+  return A;
+}
+
 // First fit among freed ranges, else from the top.
 uint64_t take(uint64_t Bytes) {
   NodeState &N = node();
-  for (uint32_t I = 0; I < N.FreeCount; I++) {
-    ArenaFreeRange &F = N.Free[I];
-    if (F.Bytes < Bytes)
-      continue;
-    uint64_t A = F.Address;
-    F.Address += Bytes;
-    F.Bytes -= Bytes;
-    if (!F.Bytes)
-      F = N.Free[--N.FreeCount];
-    return A;
-  }
+  for (uint32_t I = 0; I < N.FreeCount; I++)
+    if (N.Free[I].Bytes >= Bytes)
+      return takeFront(I, Bytes);
   if (N.ArenaNext + Bytes > ArenaBase + ArenaBytes)
     return 0;
   uint64_t A = N.ArenaNext;
@@ -44,16 +48,9 @@ bool takeAt(uint64_t A, uint64_t Bytes) {
     N.ArenaNext += Bytes;
     return true;
   }
-  for (uint32_t I = 0; I < N.FreeCount; I++) {
-    ArenaFreeRange &F = N.Free[I];
-    if (F.Address != A || F.Bytes < Bytes)
-      continue;
-    F.Address += Bytes;
-    F.Bytes -= Bytes;
-    if (!F.Bytes)
-      F = N.Free[--N.FreeCount];
-    return true;
-  }
+  for (uint32_t I = 0; I < N.FreeCount; I++)
+    if (N.Free[I].Address == A && N.Free[I].Bytes >= Bytes)
+      return takeFront(I, Bytes) == A;
   return false;
 }
 

@@ -18,19 +18,37 @@ inline constexpr uint16_t Here = 62;
 inline constexpr uint16_t Here = 183;
 #endif
 
+// A call's number on the ISA this code is compiled for; each row of the
+// table below has both ISAs' numbers (-1: the call does not exist there).
+constexpr long number(long X86_64, long AArch64) {
 #if defined(__x86_64__)
+  return X86_64;
+#else
+  return AArch64;
+#endif
+}
+
 enum : long {
-  Read = 0, Write = 1, Close = 3, Mmap = 9, Mprotect = 10, Munmap = 11, RtSigaction = 13,
-  Getpid = 39, Kill = 62, Sigaltstack = 131, ArchPrctl = 158, Gettid = 186, Tkill = 200,
-  ExitGroup = 231, ProcessVmReadv = 310, ProcessVmWritev = 311, Mremap = 25, Brk = 12,
-  Madvise = 28, Fcntl = 72, Writev = 20, Recvfrom = 45, SchedYield = 24, Prctl = 157, Getppid = 110,
-  Ppoll = 271, Getrandom = 318, Wait4 = 61, Sendto = 44, Sendmsg = 46, Setsockopt = 54,
-  Msync = 26, Mincore = 27,
-  // the control socket's (ControlSocket.cpp)
-  Socket = 41, Connect = 42, Bind = 49, Listen = 50, Getsockopt = 55, Clone = 56, Exit = 60,
-  Geteuid = 107, Openat = 257, Mkdirat = 258, Unlinkat = 263, Accept4 = 288, Dup3 = 292,
-  Prlimit64 = 302, Statx = 332, Nanosleep = 35, RtSigprocmask = 14
+  Read = number(0, 63), Write = number(1, 64), Close = number(3, 57), Mmap = number(9, 222),
+  Mprotect = number(10, 226), Munmap = number(11, 215), RtSigaction = number(13, 134),
+  Getpid = number(39, 172), Kill = number(62, 129), Sigaltstack = number(131, 132),
+  ArchPrctl = number(158, -1), Gettid = number(186, 178), Tkill = number(200, 130),
+  ExitGroup = number(231, 94), ProcessVmReadv = number(310, 270),
+  ProcessVmWritev = number(311, 271), Mremap = number(25, 216), Brk = number(12, 214),
+  Madvise = number(28, 233), Fcntl = number(72, 25), Writev = number(20, 66),
+  Recvfrom = number(45, 207), SchedYield = number(24, 124), Prctl = number(157, 167),
+  Getppid = number(110, 173), Ppoll = number(271, 73), Getrandom = number(318, 278),
+  Wait4 = number(61, 260), Sendto = number(44, 206), Sendmsg = number(46, 211),
+  Setsockopt = number(54, 208), Msync = number(26, 227), Mincore = number(27, 232),
+  Socket = number(41, 198), Connect = number(42, 203), Bind = number(49, 200),
+  Listen = number(50, 201), Getsockopt = number(55, 209), Clone = number(56, 220),
+  Exit = number(60, 93), Geteuid = number(107, 175), Openat = number(257, 56),
+  Mkdirat = number(258, 34), Unlinkat = number(263, 35), Accept4 = number(288, 242),
+  Dup3 = number(292, 24), Prlimit64 = number(302, 261), Statx = number(332, 291),
+  Nanosleep = number(35, 101), RtSigprocmask = number(14, 135)
 };
+
+#if defined(__x86_64__)
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long R10 __asm__("r10") = D;
   register long R8 __asm__("r8") = E;
@@ -43,18 +61,6 @@ inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0
   return Ret;
 }
 #elif defined(__aarch64__)
-enum : long {
-  Read = 63, Write = 64, Close = 57, Mmap = 222, Mprotect = 226, Munmap = 215, RtSigaction = 134,
-  Getpid = 172, Kill = 129, Sigaltstack = 132, Gettid = 178, Tkill = 130, ExitGroup = 94,
-  ProcessVmReadv = 270, ProcessVmWritev = 271, Mremap = 216, Brk = 214,
-  Madvise = 233, Fcntl = 25, Writev = 66, Recvfrom = 207, SchedYield = 124, Prctl = 167, Getppid = 173,
-  Ppoll = 73, Getrandom = 278, Wait4 = 260, Sendto = 206, Sendmsg = 211, Setsockopt = 208,
-  Msync = 227, Mincore = 232,
-  // the control socket's (ControlSocket.cpp)
-  Socket = 198, Connect = 203, Bind = 200, Listen = 201, Getsockopt = 209, Clone = 220, Exit = 93,
-  Geteuid = 175, Openat = 56, Mkdirat = 34, Unlinkat = 35, Accept4 = 242, Dup3 = 24,
-  Prlimit64 = 261, Statx = 291, Nanosleep = 101, RtSigprocmask = 135
-};
 inline long call6(long N, long A, long B = 0, long C = 0, long D = 0, long E = 0, long F = 0) {
   register long X8 __asm__("x8") = N;
   register long X0 __asm__("x0") = A;

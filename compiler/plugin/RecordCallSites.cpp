@@ -305,13 +305,14 @@ static std::optional<uint64_t> objectFrameAboveSlot(const Value *V) {
   return mdconst::extract<ConstantInt>(MD->getOperand(0))->getZExtValue();
 }
 
+using SlotsOfCalls = DenseMap<CallInst *, SmallVector<AllocaInst *, 8>>;
+
 // Carries every value live across the function's recorded calls, the roots
 // of derived pointers first, so that the pointers are recomputed from their
 // versions.  Returns each call's slots.
-static DenseMap<CallInst *, SmallVector<AllocaInst *, 8>>
-carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
-                DenseMap<CallInst *, SmallVector<Value *, 16>> &Live,
-                const DenseMap<CallInst *, Instruction *> &Resume) {
+static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
+                                    DenseMap<CallInst *, SmallVector<Value *, 16>> &Live,
+                                    const DenseMap<CallInst *, Instruction *> &Resume) {
   const DataLayout &DL = F.getDataLayout();
   DenseMap<Value *, Derived> DerivedFrom;
   MapVector<Value *, SmallVector<CallInst *, 4>> Roots, Pointers;
@@ -331,6 +332,8 @@ carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
     for (Value *V : Carried)
       Roots[V].push_back(Call);
   }
+  if (Roots.empty())
+    return SlotsOfCalls();
 
   // Values defined outside the loops of all the calls they cross get one
   // slot each, written once (carryAcrossCalls); a few per function, as
@@ -349,9 +352,11 @@ carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
 
   DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> SlotOf;
   DenseMap<std::pair<CallInst *, Value *>, Value *> VersionAfter;
-  Module &M = *F.getParent();
+  FunctionCallee SlotFn;
   for (auto &[V, Crossed] : Roots) {
     std::optional<uint64_t> AboveSlot = objectFrameAboveSlot(V);
+    if (AboveSlot && !SlotFn)
+      SlotFn = objectStackSlotFunction(*F.getParent());
     bool OneSlot = !AboveSlot && OneSlotValues < MaxOneSlotValues &&
                    DefinedOutsideTheirLoops(V, Crossed);
     OneSlotValues += OneSlot;
@@ -359,7 +364,7 @@ carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
       if (!AboveSlot || Call->hasFnAttr(Attribute::ReturnsTwice))
         return nullptr;
       IRBuilder<> B(Before);
-      Value *Pointer = B.CreateAlignedLoad(B.getPtrTy(), B.CreateCall(objectStackSlotFunction(M)),
+      Value *Pointer = B.CreateAlignedLoad(B.getPtrTy(), B.CreateCall(SlotFn),
                                            Align(8), "popcorn.frame.again");
       return B.CreateGEP(B.getInt8Ty(), Pointer, B.getInt64(*AboveSlot));
     };
@@ -375,9 +380,9 @@ carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
     carryAcrossCalls(V, Crossed, Resume, FromRoot, /*OneSlot=*/false, SlotOf, VersionAfter);
   }
 
-  DenseMap<CallInst *, SmallVector<AllocaInst *, 8>> Slots;
-  for (CallInst *Call : Calls)
-    for (auto &[V, Crossed] : Roots)
+  SlotsOfCalls Slots;
+  for (auto &[V, Crossed] : Roots)
+    for (CallInst *Call : Crossed)
       if (AllocaInst *Slot = SlotOf.lookup({Call, V}))
         Slots[Call].push_back(Slot);
   return Slots;
@@ -444,9 +449,7 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       SplitBlock(Call->getParent(), Next);
       Resume[Call] = Next;
     }
-    DenseMap<CallInst *, SmallVector<AllocaInst *, 8>> Slots =
-        Calls.empty() ? DenseMap<CallInst *, SmallVector<AllocaInst *, 8>>()
-                      : carryLiveValues(F, Calls, Live, Resume);
+    SlotsOfCalls Slots = carryLiveValues(F, Calls, Live, Resume);
     // A variable-length object left on the native stack would move the
     // frame's layout at run time: no record of the function is complete
     // then.  (The program's objects are on the object stack by now,
