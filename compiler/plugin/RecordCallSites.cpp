@@ -179,92 +179,42 @@ liveAcrossCalls(Function &F, function_ref<bool(const CallInst &)> Recorded) {
   return Result;
 }
 
+// Where the recorded calls of a function are.
+struct CallPlaces {
+  const DenseMap<CallInst *, Instruction *> &Resume; // a call's next instruction
+  const LoopInfo &LI;
+  SmallPtrSet<const BasicBlock *, 16> CallBlocks;    // ending with a recorded call
+  SmallPtrSet<const Loop *, 8> LoopsWithCalls;
+  // Where the versions of values after a call go in the block after it: at
+  // its top, before anything made to be used there (readWhereUsed).
+  DenseMap<BasicBlock *, Instruction *> VersionsBefore;
+
+  CallPlaces(ArrayRef<CallInst *> Calls, const DenseMap<CallInst *, Instruction *> &Resume,
+             const LoopInfo &LI)
+      : Resume(Resume), LI(LI) {
+    for (CallInst *Call : Calls) {
+      CallBlocks.insert(Call->getParent());
+      for (const Loop *L = LI.getLoopFor(Call->getParent()); L; L = L->getParentLoop())
+        LoopsWithCalls.insert(L);
+    }
+  }
+
+  Instruction *versionsBefore(CallInst *Call) {
+    BasicBlock *Next = Resume.lookup(Call)->getParent();
+    Instruction *&Top = VersionsBefore[Next];
+    if (!Top)
+      Top = &Next->front();
+    return Top;
+  }
+};
+
 // How a value is had again after a call, when not from a slot of its own.
 using Recompute = function_ref<Value *(CallInst *Call, Instruction *Before)>;
 
-// V crosses each of Calls (each the last instruction of its block; the block
-// after it starts with Resume[C], which the versions of values go before)
-// through a stack slot of its own: stored just before the call, reloaded at
-// the top of the block after it; or, where
-// Again gives a value, recomputed there from what is had anyway.  Every use
-// of V reads the version that reaches it: V itself, a reload or
-// recomputation, or a phi merging them (SSAUpdater, with all versions known
-// at once, so that one pass per value does what used to take a new
-// liveness analysis of the whole function after every call: quadratic, 40
-// of the 47 seconds duktape.c took to compile).  The slots go to
-// SlotOf[{C, V}], the versions after each call to VersionAfter[{C, V}].
-//
-// With OneSlot, V has one slot for all its calls, written once, where V is
-// defined, and never given back: every version of V is V's value, so the
-// slot holds it at each call.  For a value defined outside the loops whose
-// calls it crosses, that takes the store out of the loop.
-static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
-                             const DenseMap<CallInst *, Instruction *> &Resume, Recompute Again,
-                             bool OneSlot,
-                             DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> &SlotOf,
-                             DenseMap<std::pair<CallInst *, Value *>, Value *> &VersionAfter) {
-  Function &F = *Calls.front()->getFunction();
-  const DataLayout &DL = F.getParent()->getDataLayout();
-  Type *Ty = V->getType();
-  uint64_t Bytes = DL.getTypeAllocSize(Ty);
-  // A setjmp call's slots are read again by every longjmp back to it:
-  // they live as long as the function, and share no memory.
-  auto Lifetime = [](CallInst *Call) { return !Call->hasFnAttr(Attribute::ReturnsTwice); };
-  BasicBlock *DefBB =
-      isa<Instruction>(V) ? cast<Instruction>(V)->getParent() : &F.getEntryBlock();
-  SmallVector<Use *, 16> Uses;
-  for (Use &U : V->uses())
-    Uses.push_back(&U);
-
-  SSAUpdater Updater;
-  Updater.Initialize(Ty, V->getName());
-  Updater.AddAvailableValue(DefBB, V);
-  DenseMap<BasicBlock *, Value *> VersionIn;
-  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
-  AllocaInst *Home = nullptr;
-  if (OneSlot) {
-    Home = Entry.CreateAlloca(Ty, nullptr, V->getName() + ".home");
-    Instruction *AfterDef = Home->getNextNode(); // an argument
-    if (auto *Phi = dyn_cast<PHINode>(V))
-      AfterDef = &*Phi->getParent()->getFirstInsertionPt();
-    else if (auto *I = dyn_cast<Instruction>(V))
-      AfterDef = I->getNextNode();
-    new StoreInst(V, Home, AfterDef->getIterator());
-  }
-  unsigned InSlots = 0;
-  for (CallInst *Call : Calls) {
-    // Below the versions other values already have there (a root's).
-    Instruction *Top = Resume.lookup(Call);
-    BasicBlock *Next = Top->getParent();
-    Value *Version = Again(Call, Top);
-    if (!Version) {
-      AllocaInst *Slot =
-          Home ? Home : Entry.CreateAlloca(Ty, nullptr, V->getName() + ".across");
-      SlotOf[{Call, V}] = Slot;
-      auto *Reload = new LoadInst(Ty, Slot, V->getName() + ".reload", Top->getIterator());
-      if (!Home && Lifetime(Call))
-        IRBuilder<>(Reload->getNextNode()).CreateLifetimeEnd(Slot, Entry.getInt64(Bytes));
-      Version = Reload;
-      ++InSlots;
-    }
-    Updater.AddAvailableValue(Next, Version);
-    VersionIn[Next] = Version;
-    VersionAfter[{Call, V}] = Version;
-  }
-  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses " << Calls.size() << " call(s) in "
-                    << F.getName() << ", " << InSlots << " on the stack\n");
-  // The version that reaches each call is the one at the end of its block:
-  // nothing but the call follows what defines it there.
-  for (CallInst *Call : Calls) {
-    AllocaInst *Slot = SlotOf.lookup({Call, V});
-    if (!Slot || Slot == Home)
-      continue;
-    Value *Reaching = Updater.GetValueAtEndOfBlock(Call->getParent());
-    IRBuilder<> Before(Call);
-    if (Lifetime(Call))
-      Before.CreateLifetimeStart(Slot, Before.getInt64(Bytes));
-    Before.CreateStore(Reaching, Slot);
-  }
+// Every use of a value defined in DefBB (Uses, as they were before any
+// version was made) reads the version that reaches it.
+static void rewriteUses(BasicBlock *DefBB, ArrayRef<Use *> Uses, SSAUpdater &Updater,
+                        const DenseMap<BasicBlock *, Value *> &VersionIn) {
   for (Use *U : Uses) {
     auto *User = cast<Instruction>(U->getUser());
     BasicBlock *BB = User->getParent();
@@ -276,6 +226,258 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
       Updater.RewriteUse(*U); // the version live into its block
     // else: below V in V's block, which no call ends before the use
   }
+}
+
+// V crosses each of Calls (each the last instruction of its block) through a
+// stack slot of its own: stored just before the call, reloaded at the top of
+// the block after it (Places.versionsBefore); or, where Again gives a value,
+// recomputed there from what is had anyway.  Every use
+// of V reads the version that reaches it: V itself, a reload or
+// recomputation, or a phi merging them (SSAUpdater, with all versions known
+// at once, so that one pass per value does what used to take a new
+// liveness analysis of the whole function after every call: quadratic, 40
+// of the 47 seconds duktape.c took to compile).  The slots go to
+// SlotOf[{C, V}].
+//
+// With a Home (makeHome), V crosses every call in that one slot, which holds
+// V from its definition on: nothing is stored before the calls.
+static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
+                             CallPlaces &Places, Recompute Again, AllocaInst *Home,
+                             DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> &SlotOf) {
+  Function &F = *Calls.front()->getFunction();
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  Type *Ty = V->getType();
+  uint64_t Bytes = DL.getTypeAllocSize(Ty);
+  BasicBlock *DefBB =
+      isa<Instruction>(V) ? cast<Instruction>(V)->getParent() : &F.getEntryBlock();
+  SmallVector<Use *, 16> Uses;
+  for (Use &U : V->uses())
+    Uses.push_back(&U);
+
+  SSAUpdater Updater;
+  Updater.Initialize(Ty, V->getName());
+  Updater.AddAvailableValue(DefBB, V);
+  DenseMap<BasicBlock *, Value *> VersionIn;
+  DenseMap<Value *, CallInst *> ReloadAfter;
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  for (CallInst *Call : Calls) {
+    // Below the versions other values already have there (a root's).
+    Instruction *Top = Places.versionsBefore(Call);
+    BasicBlock *Next = Top->getParent();
+    Value *Version = Again(Call, Top);
+    if (!Version) {
+      AllocaInst *Slot =
+          Home ? Home : Entry.CreateAlloca(Ty, nullptr, V->getName() + ".across");
+      SlotOf[{Call, V}] = Slot;
+      Version = new LoadInst(Ty, Slot, V->getName() + ".reload", Top->getIterator());
+      ReloadAfter[Version] = Call;
+    }
+    Updater.AddAvailableValue(Next, Version);
+    VersionIn[Next] = Version;
+  }
+  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses " << Calls.size() << " call(s) in "
+                    << F.getName() << ", " << ReloadAfter.size() << " on the stack\n");
+  // A reload no use reads (V is read again after a later call first) goes.
+  auto DropUnread = [&] {
+    for (auto &[Reload, Call] : ReloadAfter)
+      if (Reload->use_empty())
+        cast<Instruction>(Reload)->eraseFromParent();
+  };
+  if (Home) {
+    rewriteUses(DefBB, Uses, Updater, VersionIn);
+    return DropUnread();
+  }
+
+  // The version that reaches each call is the one at the end of its block:
+  // nothing but the call follows what defines it there.  When that is the
+  // reload after an earlier call, the value is still in that call's slot:
+  // it crosses this call there too, with no store and no reload from
+  // elsewhere (a chain of calls with nothing changing V between them).
+  // Such shared slots live as long as the function: their lifetimes would
+  // be the union of paths between calls.
+  DenseMap<CallInst *, CallInst *> SlotFrom; // a call, the call whose slot it uses
+  DenseMap<CallInst *, Value *> Reaching;
+  for (CallInst *Call : Calls) {
+    if (!SlotOf.count({Call, V}))
+      continue;
+    Value *R = Updater.GetValueAtEndOfBlock(Call->getParent());
+    Reaching[Call] = R;
+    if (CallInst *Earlier = ReloadAfter.lookup(R))
+      SlotFrom[Call] = Earlier;
+  }
+  auto FirstOfChain = [&](CallInst *Call) {
+    for (unsigned Steps = 0; SlotFrom.count(Call) && Steps <= Calls.size(); ++Steps)
+      Call = SlotFrom[Call];
+    return Call;
+  };
+  SmallPtrSet<CallInst *, 8> Shared;
+  for (auto &[Call, Earlier] : SlotFrom) {
+    Shared.insert(Call);
+    Shared.insert(FirstOfChain(Call));
+  }
+  for (CallInst *Call : Calls) {
+    AllocaInst *Slot = SlotOf.lookup({Call, V});
+    if (!Slot)
+      continue;
+    auto *Reload = cast<LoadInst>(VersionIn[Places.Resume.lookup(Call)->getParent()]);
+    if (SlotFrom.count(Call)) {
+      AllocaInst *First = SlotOf.lookup({FirstOfChain(Call), V});
+      Reload->setOperand(Reload->getPointerOperandIndex(), First);
+      SlotOf[{Call, V}] = First;
+      Slot->eraseFromParent();
+      continue;
+    }
+    // A setjmp call's slot is read again by every longjmp back to it: it
+    // lives as long as the function too.
+    bool Lifetime = !Shared.count(Call) && !Call->hasFnAttr(Attribute::ReturnsTwice);
+    IRBuilder<> Before(Call);
+    if (Lifetime) {
+      Before.CreateLifetimeStart(Slot, Before.getInt64(Bytes));
+      IRBuilder<>(Reload->getNextNode()).CreateLifetimeEnd(Slot, Before.getInt64(Bytes));
+    }
+    Before.CreateStore(Reaching[Call], Slot);
+  }
+  rewriteUses(DefBB, Uses, Updater, VersionIn);
+  DropUnread();
+}
+
+// The blocks V is live into and out of: from each use up to V's definition.
+struct LiveBlocks {
+  SmallPtrSet<BasicBlock *, 32> In, Out;
+};
+
+static LiveBlocks liveBlocksOf(Value *V) {
+  const auto *Def = dyn_cast<Instruction>(V);
+  const BasicBlock *DefBB = Def ? Def->getParent() : nullptr;
+  LiveBlocks Live;
+  SmallVector<BasicBlock *, 32> Work;
+  auto LiveInto = [&](BasicBlock *BB) {
+    if (BB != DefBB && Live.In.insert(BB).second)
+      Work.push_back(BB);
+  };
+  for (Use &U : V->uses()) {
+    auto *User = cast<Instruction>(U.getUser());
+    if (auto *Phi = dyn_cast<PHINode>(User)) {
+      Live.Out.insert(Phi->getIncomingBlock(U));
+      LiveInto(Phi->getIncomingBlock(U));
+    } else {
+      LiveInto(User->getParent());
+    }
+  }
+  while (!Work.empty())
+    for (BasicBlock *Pred : predecessors(Work.pop_back_val())) {
+      Live.Out.insert(Pred);
+      LiveInto(Pred);
+    }
+  return Live;
+}
+
+// V's home: one slot for all the calls it crosses, written once, where V is
+// defined: every version of V is V's value, so the slot holds it at each
+// call and at each read.  It lives as long as V (endHome), so that the
+// back end's stack colouring may give the homes of values not live together
+// the same bytes.
+static AllocaInst *makeHome(Value *V) {
+  Function &F = isa<Argument>(V) ? *cast<Argument>(V)->getParent()
+                                 : *cast<Instruction>(V)->getFunction();
+  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  AllocaInst *Home = Entry.CreateAlloca(V->getType(), nullptr, V->getName() + ".home");
+  Instruction *AfterDef = &*F.getEntryBlock().getFirstNonPHIOrDbgOrAlloca(); // an argument
+  if (auto *Phi = dyn_cast<PHINode>(V))
+    AfterDef = &*Phi->getParent()->getFirstInsertionPt();
+  else if (auto *I = dyn_cast<Instruction>(V))
+    AfterDef = I->getNextNode();
+  IRBuilder<> B(AfterDef);
+  ConstantInt *Bytes = B.getInt64(F.getDataLayout().getTypeAllocSize(V->getType()));
+  B.CreateLifetimeStart(Home, Bytes);
+  B.CreateStore(V, Home);
+  return Home;
+}
+
+// The end of Home's lifetime: where V is live out of no block (after its
+// reads there, before a recorded call that ends the block), and at the top
+// of a block V is not live into from one it is live out of.  Called once V's
+// uses are reads.
+static void endHome(Value *V, AllocaInst *Home, const LiveBlocks &Live,
+                    const CallPlaces &Places) {
+  const DataLayout &DL = Home->getDataLayout();
+  auto EndBefore = [&](Instruction *I) {
+    IRBuilder<> B(I);
+    B.CreateLifetimeEnd(Home, B.getInt64(DL.getTypeAllocSize(V->getType())));
+  };
+  SmallVector<BasicBlock *, 32> Blocks(Live.In.begin(), Live.In.end());
+  auto *Def = dyn_cast<Instruction>(V);
+  Blocks.push_back(Def ? Def->getParent() : &Home->getFunction()->getEntryBlock());
+  SmallPtrSet<BasicBlock *, 8> Ended;
+  for (BasicBlock *BB : Blocks) {
+    if (!Live.Out.count(BB)) {
+      Instruction *End = BB->getTerminator();
+      EndBefore(Places.CallBlocks.count(BB) ? End->getPrevNode() : End);
+      continue;
+    }
+    for (BasicBlock *Succ : successors(BB))
+      if (!Live.In.count(Succ) && Ended.insert(Succ).second)
+        EndBefore(&*Succ->getFirstInsertionPt());
+  }
+}
+
+// V crosses Crossed without being carried itself: each use of V that a
+// crossed call reaches before V is defined again uses what Read makes
+// instead (a read of V's home, or V computed again from its root), one per
+// block, made before the block's first such use, or at the end of the
+// preheader of the outermost loop around it that makes no call.  Not after
+// every call: in SQLite's bytecode loop, values read or computed again after
+// each of its 525 calls for the case that follows to use a few crowded out
+// the registers, and were spilled again to other slots.
+static void readWhereUsed(Value *V, ArrayRef<CallInst *> Crossed, const CallPlaces &Places,
+                        function_ref<Value *(Instruction *Before)> Read) {
+  const auto *Def = dyn_cast<Instruction>(V);
+  const BasicBlock *DefBB = Def ? Def->getParent() : nullptr;
+  SmallPtrSet<BasicBlock *, 32> AfterCall;
+  SmallVector<BasicBlock *, 32> Work;
+  for (CallInst *Call : Crossed)
+    Work.push_back(Places.Resume.lookup(Call)->getParent());
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (BB != DefBB && AfterCall.insert(BB).second)
+      append_range(Work, successors(BB));
+  }
+  // Out of loops with no call, whose preheader the calls reach (then V is
+  // defined before it); not into a block a call ends, whose end is after it.
+  auto ReadBlock = [&](BasicBlock *BB) {
+    BasicBlock *Target = BB;
+    for (const Loop *L = Places.LI.getLoopFor(BB); L; L = L->getParentLoop()) {
+      BasicBlock *Preheader = L->getLoopPreheader();
+      if (Places.LoopsWithCalls.count(L) || (DefBB && L->contains(DefBB)) || !Preheader ||
+          !AfterCall.count(Preheader) || Places.CallBlocks.count(Preheader))
+        break;
+      Target = Preheader;
+    }
+    return Target;
+  };
+
+  MapVector<BasicBlock *, Instruction *> ReadBefore;
+  SmallVector<std::pair<Use *, BasicBlock *>, 16> Rewrites;
+  for (Use &U : V->uses()) {
+    auto *User = cast<Instruction>(U.getUser());
+    auto *Phi = dyn_cast<PHINode>(User);
+    BasicBlock *BB = Phi ? Phi->getIncomingBlock(U) : User->getParent();
+    if (!AfterCall.count(BB))
+      continue;
+    BasicBlock *Target = ReadBlock(BB);
+    Instruction *At = Phi || Target != BB ? Target->getTerminator() : User;
+    auto [It, New] = ReadBefore.try_emplace(Target, At);
+    if (!New && At->comesBefore(It->second))
+      It->second = At;
+    Rewrites.push_back({&U, Target});
+  }
+  DenseMap<BasicBlock *, Value *> ReadIn;
+  for (auto &[BB, At] : ReadBefore)
+    ReadIn[BB] = Read(At);
+  for (auto &[U, BB] : Rewrites)
+    U->set(ReadIn[BB]);
+  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses " << Crossed.size()
+                    << " call(s) from its home, read in " << ReadIn.size() << " block(s)\n");
 }
 
 // A pointer a constant offset away from another value: computed again
@@ -335,31 +537,73 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
   if (Roots.empty())
     return SlotsOfCalls();
 
-  // Values defined outside the loops of all the calls they cross get one
-  // slot each, written once (carryAcrossCalls); a few per function, as
-  // these slots share no memory with others.
+  // A value defined outside the loops of all the calls it crosses (or in no
+  // loop, crossing calls in none) lives in a home slot (makeHome): stored
+  // once, where it is defined.  The few homed values used most in loops are
+  // read back after every call, like other values, and stay in registers
+  // between calls (a loop whose call is rare then reads nothing on its
+  // common path); the rest are read where they are used (readWhereUsed), as
+  // a register allocator out of registers would.
   DominatorTree DT(F);
   LoopInfo LI(DT);
-  auto DefinedOutsideTheirLoops = [&](Value *V, ArrayRef<CallInst *> Crossed) {
+  CallPlaces Places(Calls, Resume, LI);
+  auto Homed = [&](Value *V, ArrayRef<CallInst *> Crossed) {
     const auto *I = dyn_cast<Instruction>(V);
-    return llvm::all_of(Crossed, [&](CallInst *Call) {
+    const Loop *DefLoop = I ? LI.getLoopFor(I->getParent()) : nullptr;
+    return !objectFrameAboveSlot(V) && llvm::all_of(Crossed, [&](CallInst *Call) {
       const Loop *L = LI.getLoopFor(Call->getParent());
-      return L && (!I || !L->contains(I->getParent()));
+      // A longjmp returns to a setjmp call from where the home may be over.
+      return !Call->hasFnAttr(Attribute::ReturnsTwice) &&
+             (L ? !I || !L->contains(I->getParent()) : !DefLoop);
     });
   };
-  constexpr unsigned MaxOneSlotValues = 16;
-  unsigned OneSlotValues = 0;
+  constexpr unsigned HomesInRegisters = 4;
+  SmallVector<std::pair<uint64_t, Value *>, 16> ByWeight; // homed values, by uses in loops
+  for (auto &[V, Crossed] : Roots) {
+    if (!Homed(V, Crossed))
+      continue;
+    uint64_t Weight = 0;
+    for (const User *U : V->users())
+      Weight += uint64_t(1) << (3 * std::min(LI.getLoopDepth(cast<Instruction>(U)->getParent()), 4u));
+    ByWeight.push_back({Weight, V});
+  }
+  llvm::stable_sort(ByWeight, [](auto &A, auto &B) { return A.first > B.first; });
+  SmallPtrSet<Value *, 16> HasHome, InRegisters;
+  for (auto [Weight, V] : ByWeight) {
+    HasHome.insert(V);
+    if (InRegisters.size() < HomesInRegisters)
+      InRegisters.insert(V);
+  }
 
+  // Derived pointers first: what they are computed from where they are used
+  // is then carried like any other use of their roots.
+  for (auto &[V, Crossed] : Pointers) {
+    Derived D = DerivedFrom[V];
+    readWhereUsed(V, Crossed, Places, [&](Instruction *Before) -> Value * {
+      IRBuilder<> B(Before);
+      return B.CreateGEP(B.getInt8Ty(), D.Root, B.getInt64(D.Offset), V->getName() + ".again");
+    });
+  }
   DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> SlotOf;
-  DenseMap<std::pair<CallInst *, Value *>, Value *> VersionAfter;
   FunctionCallee SlotFn;
   for (auto &[V, Crossed] : Roots) {
+    if (HasHome.count(V)) {
+      LiveBlocks Live = liveBlocksOf(V);
+      AllocaInst *Home = makeHome(V);
+      for (CallInst *Call : Crossed)
+        SlotOf[{Call, V}] = Home;
+      if (InRegisters.count(V))
+        carryAcrossCalls(V, Crossed, Places, [](CallInst *, Instruction *) -> Value * { return nullptr; }, Home, SlotOf);
+      else
+        readWhereUsed(V, Crossed, Places, [&](Instruction *Before) -> Value * {
+          return new LoadInst(V->getType(), Home, V->getName() + ".reload", Before->getIterator());
+        });
+      endHome(V, Home, Live, Places);
+      continue;
+    }
     std::optional<uint64_t> AboveSlot = objectFrameAboveSlot(V);
     if (AboveSlot && !SlotFn)
       SlotFn = objectStackSlotFunction(*F.getParent());
-    bool OneSlot = !AboveSlot && OneSlotValues < MaxOneSlotValues &&
-                   DefinedOutsideTheirLoops(V, Crossed);
-    OneSlotValues += OneSlot;
     auto FromSlot = [&](CallInst *Call, Instruction *Before) -> Value * {
       if (!AboveSlot || Call->hasFnAttr(Attribute::ReturnsTwice))
         return nullptr;
@@ -368,16 +612,7 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
                                            Align(8), "popcorn.frame.again");
       return B.CreateGEP(B.getInt8Ty(), Pointer, B.getInt64(*AboveSlot));
     };
-    carryAcrossCalls(V, Crossed, Resume, FromSlot, OneSlot, SlotOf, VersionAfter);
-  }
-  for (auto &[V, Crossed] : Pointers) {
-    Derived D = DerivedFrom[V];
-    auto FromRoot = [&](CallInst *Call, Instruction *Before) -> Value * {
-      Value *Root = isa<Constant>(D.Root) ? D.Root : VersionAfter.lookup({Call, D.Root});
-      IRBuilder<> B(Before);
-      return B.CreateGEP(B.getInt8Ty(), Root, B.getInt64(D.Offset), V->getName() + ".again");
-    };
-    carryAcrossCalls(V, Crossed, Resume, FromRoot, /*OneSlot=*/false, SlotOf, VersionAfter);
+    carryAcrossCalls(V, Crossed, Places, FromSlot, nullptr, SlotOf);
   }
 
   SlotsOfCalls Slots;

@@ -16,8 +16,8 @@ declare i32 @setjmp(ptr) returns_twice
 ; Both objects are live across the first call: no slot for either.
 ; CHECK: call void @fill(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 1) ]
 ; CHECK-NEXT: br label
-; CHECK: %popcorn.frame.again = load ptr, ptr %{{.*}}
-; CHECK-NEXT: %[[OLD:.*]] = getelementptr i8, ptr %popcorn.frame.again, i64 32
+; CHECK: %[[AGAIN:popcorn.frame.again[0-9]*]] = load ptr, ptr %{{.*}}
+; CHECK-NEXT: %[[OLD:.*]] = getelementptr i8, ptr %[[AGAIN]], i64 32
 ; CHECK: getelementptr i8, ptr %[[OLD]], i64 -
 ; CHECK: call void @fill(
 ; CHECK: ret i32
@@ -36,7 +36,7 @@ define i32 @two_objects() {
 ; its base after a call: the frame crosses calls in a slot.
 ; CHECK-LABEL: define i32 @variable_sized(
 ; CHECK-NOT: !popcorn.object.frame
-; CHECK: call void @fill(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %popcorn.frame{{.*}}.across
+; CHECK: call void @fill(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 1, i64 2050, ptr %popcorn.frame{{.*}}.home
 ; CHECK: ret i32
 define i32 @variable_sized(i64 %n) {
   %a = alloca [4 x i32], align 4
@@ -51,7 +51,7 @@ define i32 @variable_sized(i64 %n) {
 ; from had it: across setjmp the frame takes a slot; across other calls not.
 ; CHECK-LABEL: define i32 @with_setjmp(
 ; CHECK: call i32 @setjmp(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 9, i64 2050, ptr %popcorn.frame.old.across
-; CHECK: call void @fill(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 1, i64 1026, ptr %r.across) ]
+; CHECK: call void @fill(ptr %{{.*}}) #{{[0-9]+}} [ "deopt"(i64 1, i64 1026, ptr %r.home) ]
 define i32 @with_setjmp() {
   %buf = alloca [32 x i64], align 8
   %r = call i32 @setjmp(ptr %buf)
