@@ -113,9 +113,11 @@ static std::string sysrootDir(const char *Argv0) {
   return std::string(Dir);
 }
 
-static void linkIsa(const IsaInfo &Info, const std::vector<std::string> &Inputs,
-                    const Options &Opts, const std::string &Sysroot, const std::string &Out,
-                    const std::vector<std::string> &Extra) {
+// Starts lld for one ISA's executable; the ISAs' links run side by side
+// (finishLinks).
+static sys::ProcessInfo startLink(const IsaInfo &Info, const std::vector<std::string> &Inputs,
+                                  const Options &Opts, const std::string &Sysroot,
+                                  const std::string &Out, const std::vector<std::string> &Extra) {
   std::string Lib = Sysroot + "/" + std::string(Info.Name) + "/lib/";
   // No RELRO: its padding section would be one more per-ISA region.
   std::vector<std::string> Cmd = {POPCORN_LLD_PATH, "-m", std::string(Info.LldEmulation),
@@ -136,10 +138,20 @@ static void linkIsa(const IsaInfo &Info, const std::vector<std::string> &Inputs,
   }
   std::vector<StringRef> Refs(Cmd.begin(), Cmd.end());
   std::string Error;
-  int Status = sys::ExecuteAndWait(Cmd[0], Refs, std::nullopt, {}, 0, 0, &Error);
-  if (Status != 0)
-    fail("linking the " + Twine(Info.Name) + " executable failed" +
-         (Error.empty() ? "" : ": " + Error));
+  sys::ProcessInfo Link = sys::ExecuteNoWait(Cmd[0], Refs, std::nullopt, {}, 0, &Error);
+  if (!Link.Pid)
+    fail("cannot run " + Cmd[0] + ": " + Error);
+  return Link;
+}
+
+static void finishLinks(ArrayRef<sys::ProcessInfo> Links) {
+  for (size_t I = 0; I < Links.size(); ++I) {
+    std::string Error;
+    sys::ProcessInfo Done = sys::Wait(Links[I], std::nullopt, &Error);
+    if (Done.ReturnCode != 0)
+      fail("linking the " + Twine(AllIsas[I].Name) + " executable failed" +
+           (Error.empty() ? "" : ": " + Error));
+  }
 }
 
 static void writeFile(StringRef Path, StringRef Data, bool Executable = false) {
@@ -229,14 +241,19 @@ int main(int Argc, char **Argv) {
                            "INSERT AFTER .rodata;\n"
                            "__popcorn_metadata = 0;\n");
   std::vector<std::string> Executables;
+  std::vector<sys::ProcessInfo> Links;
+  for (size_t I = 0; I < AllIsas.size(); ++I) {
+    std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
+    Executables.push_back(Base + "prog");
+    Links.push_back(startLink(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables.back(),
+                              {"-Map", Base + "first.map", "-T", KeepStackMaps}));
+  }
+  finishLinks(Links);
   std::vector<std::vector<MappedSection>> Maps;
   std::vector<CallSiteTable> FirstTables;
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
-    Executables.push_back(Base + "prog");
-    linkIsa(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables.back(),
-            {"-Map", Base + "first.map", "-T", KeepStackMaps});
-    FirstTables.push_back(readTable(Executables.back()));
+    FirstTables.push_back(readTable(Executables[I]));
     std::unique_ptr<MemoryBuffer> MapText = readFile(Base + "first.map");
     Expected<std::vector<MappedSection>> Map =
         parseLinkMap(MapText->getBuffer(), MapText->getBufferIdentifier());
@@ -247,13 +264,15 @@ int main(int Argc, char **Argv) {
 
   std::vector<IsaLayout> Layouts =
       computeLayout(Maps, serializeMetadata(FirstTables).size());
+  Links.clear();
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
     std::string Script = Base + "layout.ld";
     writeFile(Script, writeLinkerScript(Layouts[I]));
-    linkIsa(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables[I] = Base + "prog.aligned",
-            {"-T", Script});
+    Links.push_back(startLink(AllIsas[I], Split->PerIsa[I], Opts, Sysroot,
+                              Executables[I] = Base + "prog.aligned", {"-T", Script}));
   }
+  finishLinks(Links);
 
   std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
   for (const std::string &Path : Executables)

@@ -15,10 +15,12 @@
 // Fewer slots mean fewer stores and loads around every call (an
 // interpreter's dispatch loop had six of each around its one indirect
 // call).  A pointer a constant offset away from another value (a field, an
-// object in the object-stack frame) is computed again after the call from
-// that value's version.  The object-stack frame is read back from the
-// thread's object-stack pointer, where every callee leaves it: the addresses
-// of a function's objects then cross calls in no slot at all.
+// object in the object-stack frame) is computed again from that value where
+// it is used.  The object-stack frame is read back from the thread's
+// object-stack pointer, where every callee leaves it: the addresses of a
+// function's objects then cross calls in no slot at all.  A value that does
+// not change between its calls has one slot, its home (makeHome), stored
+// once and read where it is used (readWhereUsed).
 //
 // Why not record values where the register allocator keeps them (deopt
 // operands in registers)?  A deopt operand is read at the call, never
@@ -341,6 +343,73 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
   DropUnread();
 }
 
+// V crosses Crossed without being carried itself: each use of V that a
+// crossed call reaches before V is defined again uses what Read makes
+// instead (a read of V's home, or V computed again from its root), one per
+// block, made before the block's first such use, or at the end of the
+// preheader of the outermost loop around it that makes no call.  Not after
+// every call: in SQLite's bytecode loop, values read or computed again after
+// each of its 525 calls for the case that follows to use a few crowded out
+// the registers, and were spilled again to other slots.
+struct ReadPlan {
+  MapVector<BasicBlock *, Instruction *> ReadBefore;        // a block's read goes before
+  SmallVector<std::pair<Use *, BasicBlock *>, 16> Rewrites; // a use, the block it reads in
+};
+
+static ReadPlan planReads(Value *V, ArrayRef<CallInst *> Crossed, const CallPlaces &Places) {
+  const auto *Def = dyn_cast<Instruction>(V);
+  const BasicBlock *DefBB = Def ? Def->getParent() : nullptr;
+  SmallPtrSet<BasicBlock *, 32> AfterCall;
+  SmallVector<BasicBlock *, 32> Work;
+  for (CallInst *Call : Crossed)
+    Work.push_back(Places.Resume.lookup(Call)->getParent());
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (BB != DefBB && AfterCall.insert(BB).second)
+      append_range(Work, successors(BB));
+  }
+  // Out of loops with no call, whose preheader the calls reach (then V is
+  // defined before it); not into a block a call ends, whose end is after it.
+  auto ReadBlock = [&](BasicBlock *BB) {
+    BasicBlock *Target = BB;
+    for (const Loop *L = Places.LI.getLoopFor(BB); L; L = L->getParentLoop()) {
+      BasicBlock *Preheader = L->getLoopPreheader();
+      if (Places.LoopsWithCalls.count(L) || (DefBB && L->contains(DefBB)) || !Preheader ||
+          !AfterCall.count(Preheader) || Places.CallBlocks.count(Preheader))
+        break;
+      Target = Preheader;
+    }
+    return Target;
+  };
+
+  ReadPlan Plan;
+  for (Use &U : V->uses()) {
+    auto *User = cast<Instruction>(U.getUser());
+    auto *Phi = dyn_cast<PHINode>(User);
+    BasicBlock *BB = Phi ? Phi->getIncomingBlock(U) : User->getParent();
+    if (!AfterCall.count(BB))
+      continue;
+    BasicBlock *Target = ReadBlock(BB);
+    Instruction *At = Phi || Target != BB ? Target->getTerminator() : User;
+    auto [It, New] = Plan.ReadBefore.try_emplace(Target, At);
+    if (!New && At->comesBefore(It->second))
+      It->second = At;
+    Plan.Rewrites.push_back({&U, Target});
+  }
+  return Plan;
+}
+
+static void readWhereUsed(Value *V, const ReadPlan &Plan,
+                          function_ref<Value *(Instruction *Before)> Read) {
+  DenseMap<BasicBlock *, Value *> ReadIn;
+  for (auto &[BB, At] : Plan.ReadBefore)
+    ReadIn[BB] = Read(At);
+  for (auto &[U, BB] : Plan.Rewrites)
+    U->set(ReadIn[BB]);
+  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " is read again in " << ReadIn.size()
+                    << " block(s)\n");
+}
+
 // The blocks V is live into and out of: from each use up to V's definition.
 struct LiveBlocks {
   SmallPtrSet<BasicBlock *, 32> In, Out;
@@ -372,22 +441,37 @@ static LiveBlocks liveBlocksOf(Value *V) {
   return Live;
 }
 
-// V's home: one slot for all the calls it crosses, written once, where V is
-// defined: every version of V is V's value, so the slot holds it at each
-// call and at each read.  It lives as long as V (endHome), so that the
-// back end's stack colouring may give the homes of values not live together
-// the same bytes.
-static AllocaInst *makeHome(Value *V) {
-  Function &F = isa<Argument>(V) ? *cast<Argument>(V)->getParent()
-                                 : *cast<Instruction>(V)->getFunction();
+// V's home: one slot for all the calls it crosses, written once, before
+// them, and never given back: every version of V is V's value, so the slot
+// holds it at each call and at each read (reads follow calls).  It lives
+// as long as V (endHome), so that the back end's stack colouring may give
+// the homes of values not live together the same bytes.
+//
+// Written where the paths to the calls and the reads (Reads) meet, their
+// nearest common dominator, in V's own loop, not where V is defined: a
+// recursive function's base case, which returns before any call, then
+// stores nothing.
+static AllocaInst *makeHome(Value *V, ArrayRef<CallInst *> Crossed, const ReadPlan &Reads,
+                            const DominatorTree &DT, const LoopInfo &LI) {
+  Function &F = *Crossed.front()->getFunction();
+  auto *Def = dyn_cast<Instruction>(V);
+  BasicBlock *DefBB = Def ? Def->getParent() : &F.getEntryBlock();
+  BasicBlock *Meet = Crossed.front()->getParent();
+  for (CallInst *Call : Crossed)
+    Meet = DT.findNearestCommonDominator(Meet, Call->getParent());
+  for (auto &[BB, At] : Reads.ReadBefore)
+    Meet = DT.findNearestCommonDominator(Meet, BB);
+  while (Meet != DefBB && LI.getLoopFor(Meet) != LI.getLoopFor(DefBB))
+    Meet = DT.getNode(Meet)->getIDom()->getBlock();
+
   IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
   AllocaInst *Home = Entry.CreateAlloca(V->getType(), nullptr, V->getName() + ".home");
-  Instruction *AfterDef = &*F.getEntryBlock().getFirstNonPHIOrDbgOrAlloca(); // an argument
-  if (auto *Phi = dyn_cast<PHINode>(V))
-    AfterDef = &*Phi->getParent()->getFirstInsertionPt();
-  else if (auto *I = dyn_cast<Instruction>(V))
-    AfterDef = I->getNextNode();
-  IRBuilder<> B(AfterDef);
+  Instruction *At = &*Meet->getFirstInsertionPt();
+  if (Meet == &F.getEntryBlock())
+    At = &*Meet->getFirstNonPHIOrDbgOrAlloca();
+  if (Meet == DefBB && Def && !isa<PHINode>(Def))
+    At = Def->getNextNode();
+  IRBuilder<> B(At);
   ConstantInt *Bytes = B.getInt64(F.getDataLayout().getTypeAllocSize(V->getType()));
   B.CreateLifetimeStart(Home, Bytes);
   B.CreateStore(V, Home);
@@ -419,65 +503,6 @@ static void endHome(Value *V, AllocaInst *Home, const LiveBlocks &Live,
       if (!Live.In.count(Succ) && Ended.insert(Succ).second)
         EndBefore(&*Succ->getFirstInsertionPt());
   }
-}
-
-// V crosses Crossed without being carried itself: each use of V that a
-// crossed call reaches before V is defined again uses what Read makes
-// instead (a read of V's home, or V computed again from its root), one per
-// block, made before the block's first such use, or at the end of the
-// preheader of the outermost loop around it that makes no call.  Not after
-// every call: in SQLite's bytecode loop, values read or computed again after
-// each of its 525 calls for the case that follows to use a few crowded out
-// the registers, and were spilled again to other slots.
-static void readWhereUsed(Value *V, ArrayRef<CallInst *> Crossed, const CallPlaces &Places,
-                        function_ref<Value *(Instruction *Before)> Read) {
-  const auto *Def = dyn_cast<Instruction>(V);
-  const BasicBlock *DefBB = Def ? Def->getParent() : nullptr;
-  SmallPtrSet<BasicBlock *, 32> AfterCall;
-  SmallVector<BasicBlock *, 32> Work;
-  for (CallInst *Call : Crossed)
-    Work.push_back(Places.Resume.lookup(Call)->getParent());
-  while (!Work.empty()) {
-    BasicBlock *BB = Work.pop_back_val();
-    if (BB != DefBB && AfterCall.insert(BB).second)
-      append_range(Work, successors(BB));
-  }
-  // Out of loops with no call, whose preheader the calls reach (then V is
-  // defined before it); not into a block a call ends, whose end is after it.
-  auto ReadBlock = [&](BasicBlock *BB) {
-    BasicBlock *Target = BB;
-    for (const Loop *L = Places.LI.getLoopFor(BB); L; L = L->getParentLoop()) {
-      BasicBlock *Preheader = L->getLoopPreheader();
-      if (Places.LoopsWithCalls.count(L) || (DefBB && L->contains(DefBB)) || !Preheader ||
-          !AfterCall.count(Preheader) || Places.CallBlocks.count(Preheader))
-        break;
-      Target = Preheader;
-    }
-    return Target;
-  };
-
-  MapVector<BasicBlock *, Instruction *> ReadBefore;
-  SmallVector<std::pair<Use *, BasicBlock *>, 16> Rewrites;
-  for (Use &U : V->uses()) {
-    auto *User = cast<Instruction>(U.getUser());
-    auto *Phi = dyn_cast<PHINode>(User);
-    BasicBlock *BB = Phi ? Phi->getIncomingBlock(U) : User->getParent();
-    if (!AfterCall.count(BB))
-      continue;
-    BasicBlock *Target = ReadBlock(BB);
-    Instruction *At = Phi || Target != BB ? Target->getTerminator() : User;
-    auto [It, New] = ReadBefore.try_emplace(Target, At);
-    if (!New && At->comesBefore(It->second))
-      It->second = At;
-    Rewrites.push_back({&U, Target});
-  }
-  DenseMap<BasicBlock *, Value *> ReadIn;
-  for (auto &[BB, At] : ReadBefore)
-    ReadIn[BB] = Read(At);
-  for (auto &[U, BB] : Rewrites)
-    U->set(ReadIn[BB]);
-  LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses " << Crossed.size()
-                    << " call(s) from its home, read in " << ReadIn.size() << " block(s)\n");
 }
 
 // A pointer a constant offset away from another value: computed again
@@ -579,7 +604,7 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
   // is then carried like any other use of their roots.
   for (auto &[V, Crossed] : Pointers) {
     Derived D = DerivedFrom[V];
-    readWhereUsed(V, Crossed, Places, [&](Instruction *Before) -> Value * {
+    readWhereUsed(V, planReads(V, Crossed, Places), [&](Instruction *Before) -> Value * {
       IRBuilder<> B(Before);
       return B.CreateGEP(B.getInt8Ty(), D.Root, B.getInt64(D.Offset), V->getName() + ".again");
     });
@@ -589,13 +614,15 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
   for (auto &[V, Crossed] : Roots) {
     if (HasHome.count(V)) {
       LiveBlocks Live = liveBlocksOf(V);
-      AllocaInst *Home = makeHome(V);
+      bool Reloaded = InRegisters.count(V); // else read where used
+      ReadPlan Reads = Reloaded ? ReadPlan() : planReads(V, Crossed, Places);
+      AllocaInst *Home = makeHome(V, Crossed, Reads, DT, LI);
       for (CallInst *Call : Crossed)
         SlotOf[{Call, V}] = Home;
-      if (InRegisters.count(V))
+      if (Reloaded)
         carryAcrossCalls(V, Crossed, Places, [](CallInst *, Instruction *) -> Value * { return nullptr; }, Home, SlotOf);
       else
-        readWhereUsed(V, Crossed, Places, [&](Instruction *Before) -> Value * {
+        readWhereUsed(V, Reads, [&](Instruction *Before) -> Value * {
           return new LoadInst(V->getType(), Home, V->getName() + ".reload", Before->getIterator());
         });
       endHome(V, Home, Live, Places);

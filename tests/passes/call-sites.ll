@@ -241,6 +241,54 @@ exit:
   ret i64 %i.next
 }
 
+; A home is written where the paths to the calls it crosses meet, not where
+; its value is defined: the base case returns without a store.
+; CHECK-LABEL: define i64 @base_case(
+; CHECK: entry:
+; CHECK-NOT: store
+; CHECK: br i1 %small
+; CHECK: recurse:
+; CHECK-NEXT: call void @llvm.lifetime.start.p0(i64 8, ptr %n.home)
+; CHECK-NEXT: store i64 %n, ptr %n.home
+; CHECK: call i64 @base_case(i64 %m) {{.*}}ptr %n.home) ]
+define i64 @base_case(i64 %n) {
+entry:
+  %small = icmp ult i64 %n, 2
+  br i1 %small, label %base, label %recurse
+base:
+  ret i64 %n
+recurse:
+  %m = sub i64 %n, 1
+  %a = call i64 @base_case(i64 %m)
+  %s = add i64 %a, %n
+  ret i64 %s
+}
+
+; A home read where the value is used is written where the paths to the
+; call and to the reads meet: %e is read in %join, which the path that
+; skips the call also reaches, so %e's home is written on entry, not only
+; before the call (a miscompilation, once: popcorn-ctl's test program read
+; its argv from a home written only on the migration point's slow path).
+; CHECK-LABEL: define i64 @read_beside_the_call(
+; CHECK: entry:
+; CHECK: store i64 %e, ptr %e.home
+; CHECK: br i1 %c, label %call, label %join
+; CHECK: join:
+; CHECK: %e.reload = load i64, ptr %e.home
+define i64 @read_beside_the_call(i64 %a, i64 %b, i64 %c4, i64 %d, i64 %e, i1 %c) {
+entry:
+  br i1 %c, label %call, label %join
+call:
+  call i32 @callee(i32 7)
+  br label %join
+join:
+  %s1 = add i64 %a, %b
+  %s2 = add i64 %s1, %c4
+  %s3 = add i64 %s2, %d
+  %s4 = add i64 %s3, %e
+  ret i64 %s4
+}
+
 ; Pointers a constant offset away from another value cross no slot of their
 ; own: only that value does (here it is not used after the call itself), and
 ; they are computed again from its reload where they are used.

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# How long a migration request can wait: the longest stretch of executed
+# instructions between two migration points of a thread, on the
+# benchmarks, with loop points off (the default: points at function entry
+# and returns) and on (-fpopcorn-loop-period=N: also every N iterations of
+# every loop).  A request made during a stretch is taken at its end.
+#
+#   bench/stretch.sh BUILD_DIR [--period N] [--only a,b,...]
+#
+# Each program's x86-64 image runs under qemu-x86_64 with every translated
+# block's instructions and every execution of a block logged (-d
+# in_asm,exec,nochain), read as it is written; a migration point is the test
+# of the pending-request flag (an instruction that reads
+# __popcorn_migration_pending, found in the disassembly).  Only the main
+# thread counts.  Sizes are smaller than run.sh's: qemu logging every block
+# runs about half a million instructions a second.  With loop points off, a
+# loop without calls is one stretch, which grows with the size; with them
+# on, stretches are bounded by the period.  The table goes to stdout and
+# BUILD_DIR/bench/stretch.txt.
+set -u
+
+usage() {
+  cat >&2 <<'EOF'
+usage: bench/stretch.sh BUILD_DIR [--period N] [--only NAME,NAME,...]
+  --period N   loop points every N iterations in the "on" column (default 1000)
+  --only       only these benchmarks
+Environment: QEMU (qemu-x86_64), OBJDUMP (llvm-objdump-19)
+EOF
+  exit 2
+}
+
+[ $# -ge 1 ] || usage
+case "$1" in -*) usage ;; esac
+BUILD=$1
+shift
+PERIOD=1000
+ONLY=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --period) [ $# -ge 2 ] || usage; PERIOD=$2; shift 2 ;;
+    --only) [ $# -ge 2 ] || usage; ONLY=$2; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "stretch.sh: unknown argument '$1'" >&2; usage ;;
+  esac
+done
+case "$PERIOD" in ''|*[!0-9]*) echo "stretch.sh: --period wants a number, not '$PERIOD'" >&2; exit 2 ;; esac
+
+QEMU=${QEMU:-qemu-x86_64}
+OBJDUMP=${OBJDUMP:-llvm-objdump-19}
+SRC_DIR=$(cd "$(dirname "$0")" && pwd)
+BUILD=$(cd "$BUILD" && pwd) || { echo "stretch.sh: no build directory '$1'" >&2; exit 2; }
+POPCC=$BUILD/bin/popcorn-clang
+INSPECT=$BUILD/bin/popcorn-inspect
+WORK=$BUILD/bench/stretch-work
+RESULTS=$BUILD/bench/stretch.txt
+[ -x "$POPCC" ] || { echo "stretch.sh: missing $POPCC (build the project first)" >&2; exit 1; }
+for tool in "$QEMU" "$OBJDUMP"; do
+  command -v "$tool" >/dev/null || { echo "stretch.sh: '$tool' not found" >&2; exit 1; }
+done
+mkdir -p "$WORK" || exit 1
+
+# name and size argument (smaller than run.sh's callgrind sizes)
+BENCHMARKS="
+bintree 10
+hashtab 40000
+interp 600
+mandel 120
+matmul 100
+nbody 30000
+qsortcb 10000
+recurse 24
+sieve 1000
+spectral 200
+strsearch 256
+"
+
+# The addresses of the migration points' tests in an x86-64 image, one per
+# line, as qemu prints guest addresses (16 hex digits).
+points() {
+  "$OBJDUMP" -d --no-show-raw-insn "$1" | awk '/<__popcorn_migration_pending>/ {
+    a = $1; sub(":", "", a); while (length(a) < 16) a = "0" a; print a }'
+}
+
+# Runs IMAGE ARG under qemu and prints "longest stretches total to from":
+# the longest stretch (instructions from one point's test to the next's),
+# how many stretches, the instructions of the main thread, and the
+# functions of the points that ended and began the longest.
+longest_stretch() { # points-file image arg
+  local fifo=$WORK/trace.fifo
+  rm -f "$fifo" && mkfifo "$fifo" || return 1
+  "$QEMU" -d in_asm,exec,nochain -D "$fifo" "$2" "$3" >/dev/null 2>"$WORK/qemu.err" &
+  local qemu=$!
+  awk -v points="$1" '
+    function trim(a) { sub(/^0x/, "", a); sub(/:$/, "", a); sub(/^0+/, "", a); return a }
+    BEGIN { while ((getline a < points) > 0) point[trim(a)] = 1 }
+    # A translated block: its instructions, and where the points are in it.
+    /^IN:/ { inblock = 1; n = 0; np = 0; start = ""; next }
+    inblock && /^0x/ {
+      a = trim($1)
+      if (start == "") start = a
+      if (a in point) at[start, ++np] = n
+      n++
+      next
+    }
+    inblock { length_of[start] = n; points_in[start] = np; inblock = 0; next }
+    # A block executed by the main thread (CPU 0), with its function name.
+    $1 == "Trace" && $2 == "0:" {
+      split($4, f, "/"); pc = trim(f[2]); fn = NF >= 5 ? $5 : "?"
+      pos = 0
+      for (i = 1; i <= points_in[pc]; i++) {
+        p = at[pc, i]; count += p - pos; pos = p
+        if (last != "") { stretches++; if (count > best) { best = count; from = last; to = fn } }
+        last = fn; count = 0
+      }
+      count += length_of[pc] - pos
+      total += length_of[pc]
+    }
+    END { printf "%d %d %d %s %s\n", best, stretches, total, to, from }' "$fifo"
+  wait "$qemu" || { echo "stretch.sh: $2 $3 failed under $QEMU: $(tail -1 "$WORK/qemu.err")" >&2; return 1; }
+}
+
+{
+  echo "Longest stretch between two migration points of the main thread (instructions, x86-64 image under qemu)"
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  source: $(git -C "$SRC_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "off: popcorn-clang -O2 (points at function entry and returns); on: -fpopcorn-loop-period=$PERIOD"
+  echo
+  printf '%-10s %6s %9s | %10s %8s  %-30s | %10s %8s  %-30s\n' benchmark size "total" \
+    "off: max" stretches "ended in (began in)" "on: max" stretches "ended in (began in)"
+  printf -- '-%.0s' $(seq 1 130); echo
+} | tee "$RESULTS"
+
+echo "$BENCHMARKS" | while read -r name arg; do
+  [ -n "$name" ] || continue
+  if [ -n "$ONLY" ]; then
+    case ",$ONLY," in *",$name,"*) ;; *) continue ;; esac
+  fi
+  cols=
+  total=-
+  for mode in off on; do
+    flags=-O2
+    [ "$mode" = on ] && flags="-O2 -fpopcorn-loop-period=$PERIOD"
+    exe=$WORK/$name.$mode
+    # shellcheck disable=SC2086
+    if ! "$POPCC" $flags "$SRC_DIR/$name.c" -o "$exe" -lm 2>"$WORK/$name.$mode.build.log" ||
+       ! "$INSPECT" extract --isa x86_64 "$exe" "$exe.x86_64" >/dev/null; then
+      cols="$cols | $(printf '%10s %8s  %-30s' BUILD-FAIL - -)"
+      continue
+    fi
+    points "$exe.x86_64" >"$exe.points"
+    if ! result=$(longest_stretch "$exe.points" "$exe.x86_64" "$arg"); then
+      cols="$cols | $(printf '%10s %8s  %-30s' RUN-FAIL - -)"
+      continue
+    fi
+    read -r best count n to from <<<"$result"
+    [ "$mode" = off ] && total=$n
+    cols="$cols | $(printf '%10s %8s  %-30s' "$best" "$count" "$to ($from)")"
+  done
+  printf '%-10s %6s %9s%s\n' "$name" "$arg" "$total" "$cols" | tee -a "$RESULTS"
+done
