@@ -19,9 +19,10 @@
 // third of the function).
 //
 // With -popcorn-loop-period=N (popcorn-clang -fpopcorn-loop-period=N) every
-// loop also gets a point on its back edges, tested once every N iterations:
-// a countdown in a register, so a long loop without calls is left within N
-// iterations at the cost of a decrement and a branch per iteration.
+// loop also gets a point on its back edges, tested once every N back edges
+// the invocation takes (in any of its loops): a countdown in a register, so
+// a long loop nest without calls is left within N iterations at the cost of
+// a decrement and a branch per iteration.
 //
 // Runs after inlining: a migration point inlined into a caller would be
 // there twice.
@@ -29,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 #include "InsertMigrationPoints.h"
 #include "Migratable.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/CFG.h"
@@ -39,7 +41,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 #define DEBUG_TYPE "popcorn-migration-points"
 
@@ -82,39 +86,31 @@ static bool callsAnything(const Function &F) {
   return false;
 }
 
-// A loop's back edges, found before any block is split.
-struct LoopBackEdges {
-  BasicBlock *Header;
-  SmallVector<BasicBlock *, 2> Latches;
-};
-
-// Every Period-th time a back edge is taken, the migration point runs.  The
-// countdown is a phi in the header: Period on entry to the loop, the
-// decremented value (or Period again after a test) on each back edge.
-static void insertOnBackEdges(const LoopBackEdges &Loop, unsigned Period,
+// Every Period-th back edge the function takes, in any of its loops, the
+// migration point runs.  One countdown for the whole invocation, not one per
+// loop: an inner loop of fewer than Period iterations, restarted by its outer
+// loop, would never reach its test (a Mandelbrot set's escape loop, 15
+// million instructions without a test).  The countdown is a local variable
+// that mem2reg makes phis of.
+static void insertOnBackEdges(Function &F, ArrayRef<BasicBlock *> Latches, unsigned Period,
                               MigrationPointBuilder &Builder) {
-  BasicBlock *Header = Loop.Header;
-  IRBuilder<> H(Header, Header->begin());
-  PHINode *Countdown = H.CreatePHI(H.getInt32Ty(), 2, "popcorn.countdown");
-  SmallVector<std::pair<BasicBlock *, Value *>, 4> BackEdgeValues;
-  for (BasicBlock *Latch : Loop.Latches) {
-    Instruction *Branch = Latch->getTerminator();
-    IRBuilder<> B(Branch);
-    Value *Left = B.CreateSub(Countdown, B.getInt32(1), "popcorn.countdown.next");
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> E(&Entry, Entry.getFirstInsertionPt());
+  AllocaInst *Countdown = E.CreateAlloca(E.getInt32Ty(), nullptr, "popcorn.countdown");
+  E.CreateStore(E.getInt32(Period), Countdown);
+  for (BasicBlock *Latch : Latches) {
+    IRBuilder<> B(Latch->getTerminator());
+    Value *Left = B.CreateSub(B.CreateLoad(B.getInt32Ty(), Countdown), B.getInt32(1),
+                              "popcorn.countdown.next");
+    B.CreateStore(Left, Countdown);
     Value *Due = B.CreateICmpEQ(Left, B.getInt32(0));
-    Instruction *Test = SplitBlockAndInsertIfThen(Due, Branch, false, Builder.Unlikely);
-    BasicBlock *Tested = Builder.insertBefore(Test);
-    // Branch now ends the block both paths join in.
-    IRBuilder<> J(Branch->getParent(), Branch->getParent()->begin());
-    PHINode *Next = J.CreatePHI(J.getInt32Ty(), 2, "popcorn.countdown.reset");
-    Next->addIncoming(Left, Latch);
-    Next->addIncoming(J.getInt32(Period), Tested);
-    BackEdgeValues.push_back({Branch->getParent(), Next});
+    Instruction *Test =
+        SplitBlockAndInsertIfThen(Due, Latch->getTerminator(), false, Builder.Unlikely);
+    Builder.insertBefore(Test);
+    new StoreInst(B.getInt32(Period), Countdown, Test->getIterator());
   }
-  for (BasicBlock *Pred : predecessors(Header)) {
-    auto It = llvm::find_if(BackEdgeValues, [&](auto &E) { return E.first == Pred; });
-    Countdown->addIncoming(It != BackEdgeValues.end() ? It->second : H.getInt32(Period), Pred);
-  }
+  DominatorTree DT(F);
+  PromoteMemToReg({Countdown}, DT);
 }
 } // namespace
 
@@ -149,16 +145,18 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
                         << "\n");
       continue;
     }
-    SmallVector<LoopBackEdges, 4> Loops;
+    // The loops' latches, found before any block is split.
+    SmallSetVector<BasicBlock *, 4> Latches;
     if (LoopPeriod) {
       auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
       for (Loop *L : FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder()) {
-        Loops.push_back({L->getHeader(), {}});
-        L->getLoopLatches(Loops.back().Latches);
+        SmallVector<BasicBlock *, 2> OfLoop;
+        L->getLoopLatches(OfLoop);
+        Latches.insert(OfLoop.begin(), OfLoop.end());
       }
     }
-    for (const LoopBackEdges &Loop : Loops)
-      insertOnBackEdges(Loop, LoopPeriod, Builder);
+    if (!Latches.empty())
+      insertOnBackEdges(F, Latches.getArrayRef(), LoopPeriod, Builder);
     SmallVector<Instruction *, 4> Returns;
     if (Calls)
       for (BasicBlock &BB : F)
@@ -172,7 +170,7 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
     for (Instruction *Ret : Returns)
       Builder.insertBefore(Ret);
     LLVM_DEBUG(dbgs() << "popcorn: " << 1 + Returns.size() << " migration points and "
-                      << Loops.size() << " loops in " << F.getName() << "\n");
+                      << Latches.size() << " loop latches in " << F.getName() << "\n");
     Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
