@@ -386,33 +386,19 @@ void nameNode(Line &L, const NodeEntry &E, int Id) {
   sys::exitGroup(WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1);
 }
 
-// Pages served to a node and pages it sends back are read and written
-// through the kernel (Call: process_vm_readv or _writev on this process):
-// an address the program has no such access to is an error, not a crash.
-bool copyOwnMemory(long Call, uint64_t Address, void *Bytes, uint64_t Size) {
-  struct {
-    void *Base;
-    uint64_t Size;
-  } Local = {Bytes, Size}, Program = {reinterpret_cast<void *>(Address), Size};
-  return sys::call6(Call, getpid(), long(&Local), 1, long(&Program), 1, 0) == long(Size);
-}
-
 // A node's PageRequest: as many of the pages as this process has, from
-// the first, read through the kernel (copyOwnMemory) into the run buffer.
+// the first, read through the kernel (sys::copyOwnMemory) into the run
+// buffer.
 bool servePages(int Id, Channel &Link, uint32_t Bytes) {
   NodeState &N = node();
   PageRequestMessage Request;
   if (Bytes != sizeof Request || !Link.receivePayload(&Request, sizeof Request) ||
       !Request.Count || Request.Count > MaxPagesPerRequest || Request.Address % PageBytes)
     return false;
-  struct {
-    void *Base;
-    uint64_t Size;
-  } Local = {N.PageRun, uint64_t(Request.Count) * PageBytes},
-    Program = {reinterpret_cast<void *>(Request.Address), Local.Size};
+  sys::IoVec Local = {N.PageRun, uint64_t(Request.Count) * PageBytes},
+             Program = {reinterpret_cast<void *>(Request.Address), Local.Size};
   // Partial where a page is not mapped: the run ends there.
-  long Read = sys::call6(sys::ProcessVmReadv, sys::call6(sys::Getpid, 0), long(&Local), 1,
-                         long(&Program), 1, 0);
+  long Read = sys::copyOwnMemory(sys::ProcessVmReadv, Local, &Program, 1);
   uint32_t Pages = Read > 0 ? uint32_t(uint64_t(Read) / PageBytes) : 0;
   if (!Pages)
     return Link.send(MessageType::PageMissing, &Request.Address, 8);
@@ -480,7 +466,10 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
         if (H.Type != MessageType::PageData || H.Bytes != sizeof Page ||
             !E.Link.receivePayload(&Page, sizeof Page))
           nodeDied(E, Id);
-        if (copyOwnMemory(sys::ProcessVmWritev, Page.Address, Page.Bytes, PageBytes))
+        // A page the program has no write access to is an error, not a crash.
+        sys::IoVec Program = {reinterpret_cast<void *>(Page.Address), PageBytes};
+        if (sys::copyOwnMemory(sys::ProcessVmWritev, {Page.Bytes, PageBytes}, &Program, 1) ==
+            long(PageBytes))
           notePageHeld(Id, Page.Address, Page.Bytes); // the node keeps its copy
         node().PagesReturned++;
       }

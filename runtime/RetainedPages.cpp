@@ -100,18 +100,13 @@ bool forgetChangedPages(int Node, Channel &Link) {
   // buffer, read through the kernel (a page the program unmapped ends the
   // read there, and counts as changed); a changed page's entry is marked
   // in its address's low bit (addresses are page-aligned).
-  long Self = sys::call6(sys::Getpid, 0);
-  struct IoVec {
-    void *Base;
-    uint64_t Size;
-  } Local = {N.PageRun, 0}, Program[MaxPagesPerRequest];
+  sys::IoVec Program[MaxPagesPerRequest];
   for (uint64_t First = 0; First < H->Count;) {
     uint64_t Batch = H->Count - First < MaxPagesPerRequest ? H->Count - First : MaxPagesPerRequest;
     for (uint64_t I = 0; I < Batch; I++)
       Program[I] = {reinterpret_cast<void *>(H->Address[First + I]), PageBytes};
-    Local.Size = Batch * PageBytes;
-    long Read = sys::call6(sys::ProcessVmReadv, Self, long(&Local), 1, long(Program),
-                           long(Batch), 0);
+    long Read = sys::copyOwnMemory(sys::ProcessVmReadv, {N.PageRun, Batch * PageBytes}, Program,
+                                   Batch);
     uint64_t Good = Read > 0 ? uint64_t(Read) / PageBytes : 0;
     for (uint64_t I = 0; I < Good; I++)
       if (hashPage(N.PageRun + I * PageBytes) != H->Hash[First + I])

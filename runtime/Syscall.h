@@ -118,6 +118,20 @@ inline uint8_t *mapWithGuard(uint64_t Bytes) {
 
 inline void write(int Fd, const char *S, uint64_t N) { call6(Write, Fd, long(S), long(N)); }
 
+// A range of memory, as process_vm_readv and _writev take it.
+struct IoVec {
+  void *Base;
+  uint64_t Size;
+};
+
+/// Copies between Local and the program's ranges Program[0..Ranges) of this
+/// process through the kernel (Call: ProcessVmReadv or ProcessVmWritev), so
+/// that an address the program has no such access to ends the copy there,
+/// not the process.  Returns the bytes copied, or a negative errno.
+inline long copyOwnMemory(long Call, IoVec Local, const IoVec *Program, uint64_t Ranges) {
+  return call6(Call, call6(Getpid, 0), long(&Local), 1, long(Program), long(Ranges), 0);
+}
+
 /// Calls Part(Address, Left) until Bytes are done: it returns how many it
 /// did, -EINTR to be called again, or another value <= 0 to give up
 /// (false).
