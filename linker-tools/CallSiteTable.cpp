@@ -187,29 +187,36 @@ static Error addFrameRules(StringRef File, Isa I, const DWARFDebugFrame &EhFrame
   return Error::success();
 }
 
-// Executable as a 64-bit little-endian ELF file, owned by Owner.
-static Expected<const ELF64LEObjectFile *> openElf(MemoryBufferRef Executable,
-                                                   std::unique_ptr<ObjectFile> &Owner) {
+namespace {
+// An executable opened as a 64-bit little-endian ELF file, and its ISA.
+struct OpenedElf {
+  std::unique_ptr<ObjectFile> Owner;
+  const ELF64LEObjectFile *Elf;
+  Isa Target;
+};
+} // namespace
+
+static Expected<OpenedElf> openElf(MemoryBufferRef Executable) {
   StringRef File = Executable.getBufferIdentifier();
   Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(Executable);
   if (!Obj)
     return tableError(File, toString(Obj.takeError()));
-  Owner = std::move(*Obj);
-  auto *Elf = dyn_cast<ELF64LEObjectFile>(Owner.get());
+  auto *Elf = dyn_cast<ELF64LEObjectFile>(Obj->get());
   if (!Elf)
     return tableError(File, "not a 64-bit little-endian ELF file");
-  return Elf;
+  Isa Target = Elf->getELFFile().getHeader().e_machine == ELF::EM_AARCH64 ? Isa::AArch64
+                                                                          : Isa::X86_64;
+  return OpenedElf{std::move(*Obj), Elf, Target};
 }
 
 Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
   StringRef File = Executable.getBufferIdentifier();
-  std::unique_ptr<ObjectFile> Owner;
-  Expected<const ELF64LEObjectFile *> Opened = openElf(Executable, Owner);
+  Expected<OpenedElf> Opened = openElf(Executable);
   if (!Opened)
     return Opened.takeError();
-  const ELF64LEObjectFile *Elf = *Opened;
+  const ELF64LEObjectFile *Elf = Opened->Elf;
   CallSiteTable Table;
-  Table.Target = Elf->getELFFile().getHeader().e_machine == ELF::EM_AARCH64 ? Isa::AArch64 : Isa::X86_64;
+  Table.Target = Opened->Target;
 
   std::map<uint64_t, std::string> Functions;
   for (const ELFSymbolRef &Sym : Elf->symbols()) {
@@ -360,12 +367,8 @@ std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
   return Blob;
 }
 
-Expected<StringRef> metadataSection(MemoryBufferRef Executable) {
-  StringRef File = Executable.getBufferIdentifier();
-  Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(Executable);
-  if (!Obj)
-    return tableError(File, toString(Obj.takeError()));
-  for (const SectionRef &Section : (*Obj)->sections()) {
+static Expected<StringRef> metadataSection(const ObjectFile &Obj, StringRef File) {
+  for (const SectionRef &Section : Obj.sections()) {
     Expected<StringRef> Name = Section.getName();
     if (!Name || *Name != POPCORN_METADATA_SECTION) {
       consumeError(Name.takeError());
@@ -378,6 +381,14 @@ Expected<StringRef> metadataSection(MemoryBufferRef Executable) {
     return *Contents;
   }
   return tableError(File, Twine("no ") + POPCORN_METADATA_SECTION + " section");
+}
+
+Expected<StringRef> metadataSection(MemoryBufferRef Executable) {
+  StringRef File = Executable.getBufferIdentifier();
+  Expected<std::unique_ptr<ObjectFile>> Obj = ObjectFile::createObjectFile(Executable);
+  if (!Obj)
+    return tableError(File, toString(Obj.takeError()));
+  return metadataSection(**Obj, File);
 }
 
 namespace {
@@ -410,16 +421,15 @@ struct BlobReader {
 
 Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
   StringRef File = Executable.getBufferIdentifier();
-  std::unique_ptr<ObjectFile> Owner;
-  Expected<const ELF64LEObjectFile *> Opened = openElf(Executable, Owner);
+  Expected<OpenedElf> Opened = openElf(Executable);
   if (!Opened)
     return Opened.takeError();
-  const ELF64LEObjectFile *Elf = *Opened;
+  const ELF64LEObjectFile *Elf = Opened->Elf;
   uint16_t Machine = Elf->getELFFile().getHeader().e_machine;
   CallSiteTable Table;
-  Table.Target = Machine == ELF::EM_AARCH64 ? Isa::AArch64 : Isa::X86_64;
+  Table.Target = Opened->Target;
 
-  Expected<StringRef> Section = metadataSection(Executable);
+  Expected<StringRef> Section = metadataSection(*Elf, File);
   if (!Section)
     return Section.takeError();
   BlobReader R{File, *Section};
