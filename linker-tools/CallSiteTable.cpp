@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstring>
 #include <map>
+#include <tuple>
 
 using namespace llvm;
 using namespace llvm::object;
@@ -165,17 +166,17 @@ static Error addFrameRules(StringRef File, Isa I, const DWARFDebugFrame &EhFrame
     if (!Row || Row->getCFAValue().getLocation() != dwarf::UnwindLocation::RegPlusOffset)
       return tableError(File, "the frame of " + S.FunctionName +
                                   " has a CFA rule popcorn cannot follow");
-    S.Site.cfa_register = Row->getCFAValue().getRegister();
-    S.Site.cfa_offset = Row->getCFAValue().getOffset();
+    S.Frame.cfa_register = Row->getCFAValue().getRegister();
+    S.Frame.cfa_offset = Row->getCFAValue().getOffset();
     // A rewrite places the stack pointer frame_size below the CFA; arguments
     // pushed for the call (x86-64's call frame optimization, which
     // popcorn's back ends turn off) would put it elsewhere.
     uint16_t Sp = I == Isa::X86_64 ? 7 : 31;
-    if (S.Site.cfa_register == Sp && uint64_t(S.Site.cfa_offset) != S.Site.frame_size)
+    if (S.Frame.cfa_register == Sp && uint64_t(S.Frame.cfa_offset) != S.Frame.frame_size)
       return tableError(File, "the frame of " + S.FunctionName + " at the call site 0x" +
                                   utohexstr(S.Site.return_address) + " is " +
-                                  Twine(S.Site.cfa_offset) + " bytes, not its fixed " +
-                                  Twine(S.Site.frame_size) +
+                                  Twine(S.Frame.cfa_offset) + " bytes, not its fixed " +
+                                  Twine(S.Frame.frame_size) +
                                   ": arguments pushed for the call (build with "
                                   "-mllvm -no-x86-call-frame-opt)");
     for (uint16_t Reg : savableRegisters(I)) {
@@ -251,12 +252,12 @@ Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
         for (uint64_t N = 0; N < F.getRecordCount(); ++N, ++Records) {
           CallSite S;
           S.Site.id = Records->getID();
-          S.Site.function = F.getFunctionAddress();
+          S.Frame.function = F.getFunctionAddress();
           S.Site.return_address = F.getFunctionAddress() + Records->getInstructionOffset();
           // Bytes from the CFA down to the stack pointer.  x86-64's stack
           // size leaves out the return address the call pushed.
-          S.Site.frame_size = F.getStackSize() + (Table.Target == Isa::X86_64 ? 8 : 0);
-          S.FunctionName = Functions.count(S.Site.function) ? Functions[S.Site.function]
+          S.Frame.frame_size = F.getStackSize() + (Table.Target == Isa::X86_64 ? 8 : 0);
+          S.FunctionName = Functions.count(S.Frame.function) ? Functions[S.Frame.function]
                                                             : "<unknown function>";
           if (Error E = decodeRecord(D, *Records, S))
             return std::move(E);
@@ -330,14 +331,24 @@ std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
   std::vector<popcorn_isa_metadata> Isas;
   for (const CallSiteTable &T : Tables) {
     std::vector<popcorn_call_site> Sites;
+    std::vector<popcorn_frame> Frames;
+    std::map<std::tuple<uint64_t, uint32_t, uint16_t, uint16_t, int32_t, uint32_t>, uint32_t>
+        FrameIndex; // a frame's fields, its index: one per function and layout
     SharedLists<popcorn_value> Values;
     SharedLists<popcorn_saved_register> Saved;
     for (const CallSite &S : T.Sites) {
+      popcorn_frame F = S.Frame;
+      F.first_saved = Saved.add(S.Saved);
+      F.n_saved = S.Saved.size();
+      auto [It, New] = FrameIndex.try_emplace(
+          {F.function, F.first_saved, F.n_saved, F.cfa_register, F.cfa_offset, F.frame_size},
+          Frames.size());
+      if (New)
+        Frames.push_back(F);
       popcorn_call_site C = S.Site;
+      C.frame = It->second;
       C.first_value = Values.add(S.Values);
       C.n_values = S.Values.size();
-      C.first_saved = Saved.add(S.Saved);
-      C.n_saved = S.Saved.size();
       Sites.push_back(C);
     }
     std::vector<uint32_t> ById(Sites.size());
@@ -350,6 +361,8 @@ std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
     M.n_sites = Sites.size();
     M.sites = append<popcorn_call_site>(Blob, Sites);
     M.sites_by_id = append<uint32_t>(Blob, ById);
+    M.n_frames = Frames.size();
+    M.frames = append<popcorn_frame>(Blob, Frames);
     M.n_values = Values.items().size();
     M.values = append<popcorn_value>(Blob, Values.items());
     M.n_saved = Saved.items().size();
@@ -456,9 +469,12 @@ Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
                                 Twine(Machine));
 
   std::vector<popcorn_call_site> Sites;
+  std::vector<popcorn_frame> Frames;
   std::vector<popcorn_value> Values;
   std::vector<popcorn_saved_register> Saved;
   if (Error E = R.readArray(Mine->sites, Mine->n_sites, Sites, "the call sites"))
+    return std::move(E);
+  if (Error E = R.readArray(Mine->frames, Mine->n_frames, Frames, "the frames"))
     return std::move(E);
   if (Error E = R.readArray(Mine->values, Mine->n_values, Values, "the values"))
     return std::move(E);
@@ -478,17 +494,20 @@ Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
   }
 
   for (const popcorn_call_site &C : Sites) {
-    if (uint64_t(C.first_value) + C.n_values > Values.size() ||
-        uint64_t(C.first_saved) + C.n_saved > Saved.size())
+    if (C.frame >= Frames.size() || uint64_t(C.first_value) + C.n_values > Values.size() ||
+        uint64_t(Frames[C.frame].first_saved) + Frames[C.frame].n_saved > Saved.size())
       return tableError(File, Twine(POPCORN_METADATA_SECTION) + ": the call site at 0x" +
                                   Twine::utohexstr(C.return_address) +
-                                  " names values or registers it does not have");
+                                  " names a frame, values or registers it does not have");
+    const popcorn_frame &F = Frames[C.frame];
     CallSite S;
     S.Site = C;
-    S.Site.first_value = S.Site.first_saved = 0;
+    S.Site.frame = S.Site.first_value = 0;
+    S.Frame = F;
+    S.Frame.first_saved = 0;
     S.Values.assign(Values.begin() + C.first_value, Values.begin() + C.first_value + C.n_values);
-    S.Saved.assign(Saved.begin() + C.first_saved, Saved.begin() + C.first_saved + C.n_saved);
-    auto It = Functions.find(C.function);
+    S.Saved.assign(Saved.begin() + F.first_saved, Saved.begin() + F.first_saved + F.n_saved);
+    auto It = Functions.find(F.function);
     S.FunctionName = It != Functions.end() ? It->second : "<unknown function>";
     Table.Sites.push_back(std::move(S));
   }

@@ -12,7 +12,8 @@
 namespace popcorn {
 
 struct CallSite {
-  popcorn_call_site Site{};                 // first_value/first_saved unset
+  popcorn_call_site Site{};                 // frame and first_value unset
+  popcorn_frame Frame{};                    // first_saved unset
   std::string FunctionName;
   std::vector<popcorn_value> Values;
   std::vector<popcorn_saved_register> Saved;

@@ -125,8 +125,10 @@ Expected<std::optional<StringRef>> findIsaImage(MemoryBufferRef File, Isa I) {
 }
 
 Expected<std::unique_ptr<MemoryBuffer>> removeSections(MemoryBufferRef File,
-                                                       ArrayRef<std::string> Names) {
+                                                       ArrayRef<std::string> Names,
+                                                       bool StripAll) {
   objcopy::ConfigManager Config;
+  Config.Common.StripAll = StripAll;
   for (const std::string &Name : Names)
     if (Error E = Config.Common.ToRemove.addMatcher(objcopy::NameOrPattern::create(
             Name, objcopy::MatchStyle::Literal, [](Error E) { return E; })))

@@ -126,8 +126,6 @@ static sys::ProcessInfo startLink(const IsaInfo &Info, const std::vector<std::st
   Cmd.insert(Cmd.end(), Inputs.begin(), Inputs.end());
   Cmd.insert(Cmd.end(), {"--start-group", Lib + "libpopcorn.a", Lib + "libc.a",
                          Lib + "libpopcorn-builtins.a", "--end-group", Lib + "crtn.o"});
-  if (Opts.Strip)
-    Cmd.push_back("--strip-all");
   Cmd.insert(Cmd.end(), Opts.LldArgs.begin(), Opts.LldArgs.end());
   Cmd.insert(Cmd.end(), Extra.begin(), Extra.end());
 
@@ -204,11 +202,14 @@ static std::unique_ptr<MemoryBuffer> withMetadata(const MemoryBuffer &Executable
 }
 
 // A copy of Executable without its stack maps: the metadata holds what the
-// runtime needs from them, and popcorn-inspect reads the metadata.
-static std::unique_ptr<MemoryBuffer> withoutStackMaps(const MemoryBuffer &Executable) {
+// runtime needs from them, and popcorn-inspect reads the metadata.  With
+// StripAll (popcorn-clang -s) without its symbols too, which are dropped only
+// here: the metadata's thread bases are found by name in both links.
+static std::unique_ptr<MemoryBuffer> withoutStackMaps(const MemoryBuffer &Executable,
+                                                      bool StripAll) {
   const std::string StackMaps[] = {".llvm_stackmaps"};
   Expected<std::unique_ptr<MemoryBuffer>> Stripped =
-      removeSections(Executable.getMemBufferRef(), StackMaps);
+      removeSections(Executable.getMemBufferRef(), StackMaps, StripAll);
   if (!Stripped)
     fail(toString(Stripped.takeError()));
   LLVM_DEBUG(dbgs() << "popcorn-ld: " << Executable.getBufferIdentifier() << ": "
@@ -290,7 +291,7 @@ int main(int Argc, char **Argv) {
   std::vector<uint8_t> Metadata = serializeMetadata(Tables);
   for (std::unique_ptr<MemoryBuffer> &Buffer : Buffers) {
     Buffer = withMetadata(*Buffer, Metadata);
-    Buffer = withoutStackMaps(*Buffer);
+    Buffer = withoutStackMaps(*Buffer, Opts.Strip);
   }
 
   std::vector<IsaImage> Images;

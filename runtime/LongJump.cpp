@@ -131,7 +131,8 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   FrameCursor Cursor(Tables, Current);
   for (uint64_t I = 0; I < Total - Depth; I++)
     Cursor.step();
-  if (!Cursor.site() || Cursor.site()->function != SetjmpHere->function)
+  if (!Cursor.site() ||
+      Tables.frame(*Cursor.site()).function != Tables.frame(*SetjmpHere).function)
     cannotJump("the frame that called setjmp has returned");
   if (Machine == sys::Here && Cursor.sp() == Buffer[layoutOf(Machine).Sp])
     return; // the frame is where the buffer says: musl's longjmp
@@ -144,7 +145,7 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
     if (To)
       __builtin_memcpy(To, From, FromWidth < ToWidth ? FromWidth : ToWidth);
   }
-  Out.Sp = Cursor.cfa() - SetjmpHere->frame_size;
+  Out.Sp = Cursor.cfa() - Tables.frame(*SetjmpHere).frame_size;
   Out.Pc = SetjmpHere->return_address;
   Out.Gpr[0] = uint64_t(Value ? Value : 1); // rax, x0
   popcorn_resume(&Out);

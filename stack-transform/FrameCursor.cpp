@@ -33,10 +33,11 @@ void FrameCursor::enterFrame() {
   CfaKnown = false;
   if (!Site)
     return;
-  if (Site->cfa_register == Frame.Sp)
-    Cfa = Sp + int64_t(Site->cfa_offset);
-  else if (Site->cfa_register == Frame.Fp)
-    Cfa = registerValue(Frame.Fp) + int64_t(Site->cfa_offset);
+  const popcorn_frame &Layout = Tables.frame(*Site);
+  if (Layout.cfa_register == Frame.Sp)
+    Cfa = Sp + int64_t(Layout.cfa_offset);
+  else if (Layout.cfa_register == Frame.Fp)
+    Cfa = registerValue(Frame.Fp) + int64_t(Layout.cfa_offset);
   else
     return;
   CfaKnown = true;
@@ -51,7 +52,7 @@ StepResult FrameCursor::step() {
     return StepResult::Base;
   const popcorn_saved_register *Saved = Tables.saved(*Site);
   uint64_t ReturnAddress = 0;
-  for (uint16_t I = 0; I < Site->n_saved; I++) {
+  for (uint16_t I = 0; I < Tables.frame(*Site).n_saved; I++) {
     uint64_t Slot = Cfa + int64_t(Saved[I].cfa_offset);
     if (Saved[I].dwarf_register == Frame.ReturnAddress)
       ReturnAddress = *reinterpret_cast<const uint64_t *>(Slot);

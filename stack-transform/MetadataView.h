@@ -29,9 +29,10 @@ public:
   template <typename Fn> void forEachReturnsTwiceSite(const popcorn_call_site &S, Fn Visit) const {
     const popcorn_call_site *Sites = at<popcorn_call_site>(Isa->sites);
     const popcorn_call_site *End = Sites + Isa->n_sites, *First = &S;
-    while (First > Sites && First[-1].function == S.function)
+    uint64_t Function = frame(S).function;
+    while (First > Sites && frame(First[-1]).function == Function)
       First--;
-    for (const popcorn_call_site *P = First; P < End && P->function == S.function; P++)
+    for (const popcorn_call_site *P = First; P < End && frame(*P).function == Function; P++)
       if (P->flags & POPCORN_SITE_RETURNS_TWICE)
         Visit(*P);
   }
@@ -41,8 +42,12 @@ public:
   const popcorn_value *values(const popcorn_call_site &S) const {
     return at<popcorn_value>(Isa->values) + S.first_value;
   }
+  /// How the frame of S's function is laid out at S.
+  const popcorn_frame &frame(const popcorn_call_site &S) const {
+    return at<popcorn_frame>(Isa->frames)[S.frame];
+  }
   const popcorn_saved_register *saved(const popcorn_call_site &S) const {
-    return at<popcorn_saved_register>(Isa->saved) + S.first_saved;
+    return at<popcorn_saved_register>(Isa->saved) + frame(S).first_saved;
   }
 
 private:

@@ -52,7 +52,7 @@ struct DestinationRegisters {
 
   void frameSaves(const IsaTables &Tables, const popcorn_call_site &Site, uint64_t Cfa) {
     const popcorn_saved_register *Saved = Tables.saved(Site);
-    for (uint16_t I = 0; I < Site.n_saved; I++)
+    for (uint16_t I = 0; I < Tables.frame(Site).n_saved; I++)
       if (Saved[I].dwarf_register < MaxDwarfRegister)
         SavedAt[Saved[I].dwarf_register] = Cfa + int64_t(Saved[I].cfa_offset);
   }
@@ -87,8 +87,8 @@ struct FrameView {
       Value = Sp;
       return true;
     }
-    if (Dwarf == Regs.Fp && Site.cfa_register == Regs.Fp) {
-      Value = Cfa - int64_t(Site.cfa_offset);
+    if (Dwarf == Regs.Fp && Tables.frame(Site).cfa_register == Regs.Fp) {
+      Value = Cfa - int64_t(Tables.frame(Site).cfa_offset);
       return true;
     }
     return false;
@@ -202,11 +202,12 @@ RewriteResult rewriteStack(const RewriteRequest &Request, RegisterSet &Out) {
   uint64_t Cfa = Request.Destination.High;
   for (uint32_t I = N; I-- > 0;) {
     FramePair &F = Request.Scratch[I];
-    uint16_t Rule = F.Destination->cfa_register;
+    const popcorn_frame &Layout = Destination.frame(*F.Destination);
+    uint16_t Rule = Layout.cfa_register;
     if (Rule != DstRegs.Sp && Rule != DstRegs.Fp)
       return {RewriteError::UnknownFrameRule, N, F.Destination->return_address};
     F.DestinationCfa = Cfa;
-    F.DestinationSp = Cfa - F.Destination->frame_size;
+    F.DestinationSp = Cfa - Layout.frame_size;
     Cfa = F.DestinationSp;
     if (Cfa < Request.Destination.Low + RewriteReserve || Cfa > Request.Destination.High)
       return {RewriteError::RegionTooSmall, N, F.Destination->return_address};

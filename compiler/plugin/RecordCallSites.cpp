@@ -441,6 +441,24 @@ static LiveBlocks liveBlocksOf(Value *V) {
   return Live;
 }
 
+// No recorded call on a path from DefBB to Meet (DefBB dominates Meet).
+static bool callFreeBetween(BasicBlock *DefBB, BasicBlock *Meet,
+                            const SmallPtrSetImpl<const BasicBlock *> &CallBlocks) {
+  if (CallBlocks.count(DefBB))
+    return false;
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  SmallVector<BasicBlock *, 32> Work(predecessors(Meet));
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (BB == DefBB || !Seen.insert(BB).second)
+      continue;
+    if (CallBlocks.count(BB))
+      return false;
+    append_range(Work, predecessors(BB));
+  }
+  return true;
+}
+
 // V's home: one slot for all the calls it crosses, written once, before
 // them, and never given back: every version of V is V's value, so the slot
 // holds it at each call and at each read (reads follow calls).  It lives
@@ -450,9 +468,12 @@ static LiveBlocks liveBlocksOf(Value *V) {
 // Written where the paths to the calls and the reads (Reads) meet, their
 // nearest common dominator, in V's own loop, not where V is defined: a
 // recursive function's base case, which returns before any call, then
-// stores nothing.
+// stores nothing.  But never past a recorded call: V would live across it
+// in a register no record names (pcre2grep's main loop, which
+// VerifyCallSiteRecords refused).
 static AllocaInst *makeHome(Value *V, ArrayRef<CallInst *> Crossed, const ReadPlan &Reads,
-                            const DominatorTree &DT, const LoopInfo &LI) {
+                            const DominatorTree &DT, const LoopInfo &LI,
+                            const SmallPtrSetImpl<const BasicBlock *> &CallBlocks) {
   Function &F = *Crossed.front()->getFunction();
   auto *Def = dyn_cast<Instruction>(V);
   BasicBlock *DefBB = Def ? Def->getParent() : &F.getEntryBlock();
@@ -461,7 +482,8 @@ static AllocaInst *makeHome(Value *V, ArrayRef<CallInst *> Crossed, const ReadPl
     Meet = DT.findNearestCommonDominator(Meet, Call->getParent());
   for (auto &[BB, At] : Reads.ReadBefore)
     Meet = DT.findNearestCommonDominator(Meet, BB);
-  while (Meet != DefBB && LI.getLoopFor(Meet) != LI.getLoopFor(DefBB))
+  while (Meet != DefBB && (LI.getLoopFor(Meet) != LI.getLoopFor(DefBB) ||
+                           !callFreeBetween(DefBB, Meet, CallBlocks)))
     Meet = DT.getNode(Meet)->getIDom()->getBlock();
 
   IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
@@ -616,7 +638,7 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
       LiveBlocks Live = liveBlocksOf(V);
       bool Reloaded = InRegisters.count(V); // else read where used
       ReadPlan Reads = Reloaded ? ReadPlan() : planReads(V, Crossed, Places);
-      AllocaInst *Home = makeHome(V, Crossed, Reads, DT, LI);
+      AllocaInst *Home = makeHome(V, Crossed, Reads, DT, LI, Places.CallBlocks);
       for (CallInst *Call : Crossed)
         SlotOf[{Call, V}] = Home;
       if (Reloaded)

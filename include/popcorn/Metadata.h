@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define POPCORN_METADATA_MAGIC 0x444d4350u /* "PCMD" */
-#define POPCORN_METADATA_VERSION 2
+#define POPCORN_METADATA_VERSION 3
 #define POPCORN_METADATA_SECTION ".popcorn.metadata"
 
 struct popcorn_metadata {
@@ -36,6 +36,8 @@ struct popcorn_isa_metadata {
 	uint32_t n_sites;
 	uint32_t sites;           /* struct popcorn_call_site[n_sites], by return address */
 	uint32_t sites_by_id;     /* uint32_t[n_sites]: indices into sites, by id */
+	uint32_t n_frames;
+	uint32_t frames;          /* struct popcorn_frame[n_frames] */
 	uint32_t n_values;
 	uint32_t values;          /* struct popcorn_value[n_values] */
 	uint32_t n_saved;
@@ -51,24 +53,28 @@ struct popcorn_code_range {
 	uint64_t end;
 };
 
-/* Where the frame of the function containing a call site starts: the CFA
- * (canonical frame address, DWARF's) is cfa_register + cfa_offset at the
- * return address.  Saved registers are at CFA-relative offsets. */
-struct popcorn_call_site {
-	uint64_t id;              /* the same on every ISA */
-	uint64_t return_address;
-	uint64_t function;        /* start address of the containing function */
-	uint32_t first_value;     /* index into the ISA's values */
-	uint16_t n_values;
-	uint16_t flags;           /* POPCORN_SITE_* */
+/* Where the frame of a function starts at its call sites, and where the
+ * caller's registers are: the CFA (canonical frame address, DWARF's) is
+ * cfa_register + cfa_offset at the return address, saved registers are at
+ * CFA-relative offsets.  One per function and layout, shared by its sites. */
+struct popcorn_frame {
+	uint64_t function;        /* start address of the function */
 	uint32_t first_saved;     /* index into the ISA's saved registers */
 	uint16_t n_saved;
 	uint16_t cfa_register;    /* DWARF register number */
 	int32_t cfa_offset;
 	uint32_t frame_size;      /* bytes between the CFA and the stack pointer
 	                             at the return address */
+};
+
+struct popcorn_call_site {
+	uint64_t id;              /* the same on every ISA */
+	uint64_t return_address;
+	uint32_t frame;           /* index into the ISA's frames */
+	uint32_t first_value;     /* index into the ISA's values */
+	uint16_t n_values;
+	uint16_t flags;           /* POPCORN_SITE_* */
 	uint32_t line;            /* source line of the call, 0 if unknown */
-	uint32_t reserved;
 };
 
 enum {

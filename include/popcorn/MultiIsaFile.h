@@ -42,11 +42,13 @@ findIsaImage(llvm::MemoryBufferRef File, Isa I);
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 stripIsaImages(llvm::MemoryBufferRef File);
 
-/// Returns File without the sections named Names (those it has).  For
-/// sections nothing reads once the file is linked, such as the stack maps
-/// popcorn-ld has turned into migration metadata.
+/// Returns File without the sections named Names (those it has), and with
+/// StripAll without its symbols.  For sections nothing reads once the file
+/// is linked, such as the stack maps popcorn-ld has turned into migration
+/// metadata.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-removeSections(llvm::MemoryBufferRef File, llvm::ArrayRef<std::string> Names);
+removeSections(llvm::MemoryBufferRef File, llvm::ArrayRef<std::string> Names,
+               bool StripAll = false);
 
 /// Returns the ISA of an ELF file, or an error naming what is wrong with it.
 llvm::Expected<Isa> elfIsa(llvm::MemoryBufferRef File);

@@ -2,7 +2,7 @@
 //
 // serializeMetadata shares the value and saved-register lists of call sites
 // (a list already written is not repeated; one that extends the last is
-// appended to it).  Reads every site's lists back out of the blob, as the
+// appended to it) and the frame layouts of a function's sites.  Reads every site's lists back out of the blob, as the
 // runtime does, and checks they are the sites' own and that sharing saved
 // the entries it should.
 //
@@ -28,6 +28,9 @@ static CallSite site(uint64_t Id, std::vector<popcorn_value> Values) {
   CallSite S;
   S.Site.id = Id;
   S.Site.return_address = 0x401000 + Id * 16;
+  S.Frame.function = 0x401000;
+  S.Frame.cfa_register = 7;
+  S.Frame.cfa_offset = S.Frame.frame_size = 32;
   S.Values = std::move(Values);
   S.Saved = {{6, 0, -16}, {16, 0, -8}};
   return S;
@@ -56,7 +59,11 @@ TEST(Metadata, SitesShareTheirLists) {
   EXPECT_EQ(Isa->n_values, 7u);
   EXPECT_EQ(Isa->n_saved, 2u);
 
+  // Every site is in one function with one layout: one frame.
+  EXPECT_EQ(Isa->n_frames, 1u);
+
   const auto *Sites = at<popcorn_call_site>(Blob, Isa->sites);
+  const auto *Frames = at<popcorn_frame>(Blob, Isa->frames);
   const auto *Values = at<popcorn_value>(Blob, Isa->values);
   const auto *Saved = at<popcorn_saved_register>(Blob, Isa->saved);
   for (uint32_t I = 0; I < Isa->n_sites; ++I) {
@@ -69,9 +76,13 @@ TEST(Metadata, SitesShareTheirLists) {
                      Want.Values.size() * sizeof(popcorn_value)),
               0)
         << "values of site " << Got.id;
-    ASSERT_EQ(Got.n_saved, Want.Saved.size());
-    ASSERT_LE(Got.first_saved + Got.n_saved, Isa->n_saved);
-    EXPECT_EQ(memcmp(Saved + Got.first_saved, Want.Saved.data(),
+    ASSERT_LT(Got.frame, Isa->n_frames);
+    const popcorn_frame &Frame = Frames[Got.frame];
+    EXPECT_EQ(Frame.function, Want.Frame.function);
+    EXPECT_EQ(Frame.frame_size, Want.Frame.frame_size);
+    ASSERT_EQ(Frame.n_saved, Want.Saved.size());
+    ASSERT_LE(Frame.first_saved + Frame.n_saved, Isa->n_saved);
+    EXPECT_EQ(memcmp(Saved + Frame.first_saved, Want.Saved.data(),
                      Want.Saved.size() * sizeof(popcorn_saved_register)),
               0)
         << "saved registers of site " << Got.id;

@@ -243,22 +243,26 @@ std::vector<uint64_t> buildMetadata(const std::vector<const IsaProgram *> &Isas)
     std::sort(Specs.begin(), Specs.end(),
               [](const SiteSpec &A, const SiteSpec &B) { return A.ReturnAddress < B.ReturnAddress; });
     std::vector<popcorn_call_site> Sites;
+    std::vector<popcorn_frame> Frames;
     std::vector<popcorn_value> Values;
     std::vector<popcorn_saved_register> Saved;
     for (const SiteSpec &Spec : Specs) {
       const FunctionLayout &F = P->layout(Spec);
+      popcorn_frame Frame{};
+      Frame.function = F.Start;
+      Frame.first_saved = uint32_t(Saved.size());
+      Frame.n_saved = uint16_t(F.Saves.size());
+      Frame.cfa_register = F.CfaRegister;
+      Frame.cfa_offset = F.CfaOffset;
+      Frame.frame_size = F.FrameSize;
       popcorn_call_site S{};
       S.id = Spec.Id;
       S.return_address = Spec.ReturnAddress;
-      S.function = F.Start;
+      S.frame = uint32_t(Frames.size());
       S.first_value = uint32_t(Values.size());
       S.n_values = uint16_t(Spec.Values.size());
       S.flags = Spec.Flags;
-      S.first_saved = uint32_t(Saved.size());
-      S.n_saved = uint16_t(F.Saves.size());
-      S.cfa_register = F.CfaRegister;
-      S.cfa_offset = F.CfaOffset;
-      S.frame_size = F.FrameSize;
+      Frames.push_back(Frame);
       Sites.push_back(S);
       Values.insert(Values.end(), Spec.Values.begin(), Spec.Values.end());
       Saved.insert(Saved.end(), F.Saves.begin(), F.Saves.end());
@@ -275,6 +279,8 @@ std::vector<uint64_t> buildMetadata(const std::vector<const IsaProgram *> &Isas)
     E.n_sites = uint32_t(Sites.size());
     E.sites = Append(Sites.data(), Sites.size() * sizeof(Sites[0]));
     E.sites_by_id = Append(ById.data(), ById.size() * sizeof(ById[0]));
+    E.n_frames = uint32_t(Frames.size());
+    E.frames = Append(Frames.data(), Frames.size() * sizeof(Frames[0]));
     E.n_values = uint32_t(Values.size());
     E.values = Append(Values.data(), Values.size() * sizeof(Values[0]));
     E.n_saved = uint32_t(Saved.size());
