@@ -51,8 +51,9 @@ StepResult FrameCursor::step() {
   if (atThreadBase())
     return StepResult::Base;
   const popcorn_saved_register *Saved = Tables.saved(*Site);
+  uint16_t SavedCount = Tables.frame(*Site).n_saved;
   uint64_t ReturnAddress = 0;
-  for (uint16_t I = 0; I < Tables.frame(*Site).n_saved; I++) {
+  for (uint16_t I = 0; I < SavedCount; I++) {
     uint64_t Slot = Cfa + int64_t(Saved[I].cfa_offset);
     if (Saved[I].dwarf_register == Frame.ReturnAddress)
       ReturnAddress = *reinterpret_cast<const uint64_t *>(Slot);

@@ -52,7 +52,8 @@ struct DestinationRegisters {
 
   void frameSaves(const IsaTables &Tables, const popcorn_call_site &Site, uint64_t Cfa) {
     const popcorn_saved_register *Saved = Tables.saved(Site);
-    for (uint16_t I = 0; I < Tables.frame(Site).n_saved; I++)
+    uint16_t SavedCount = Tables.frame(Site).n_saved;
+    for (uint16_t I = 0; I < SavedCount; I++)
       if (Saved[I].dwarf_register < MaxDwarfRegister)
         SavedAt[Saved[I].dwarf_register] = Cfa + int64_t(Saved[I].cfa_offset);
   }
@@ -87,8 +88,9 @@ struct FrameView {
       Value = Sp;
       return true;
     }
-    if (Dwarf == Regs.Fp && Tables.frame(Site).cfa_register == Regs.Fp) {
-      Value = Cfa - int64_t(Tables.frame(Site).cfa_offset);
+    const popcorn_frame &Layout = Tables.frame(Site);
+    if (Dwarf == Regs.Fp && Layout.cfa_register == Regs.Fp) {
+      Value = Cfa - int64_t(Layout.cfa_offset);
       return true;
     }
     return false;
