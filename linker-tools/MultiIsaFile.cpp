@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "popcorn/MultiIsaFile.h"
+#include "popcorn/SharedBytes.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/ObjCopy/ConfigManager.h"
 #include "llvm/ObjCopy/ObjCopy.h"
@@ -61,67 +63,178 @@ runObjcopy(MemoryBufferRef File, objcopy::ConfigManager &Config) {
                                                    /*RequiresNullTerminator=*/false);
 }
 
+struct FoundSection {
+  uint64_t Offset;
+  StringRef Contents;
+};
+
+// Section Name of Obj (read from File), if it has one.
+static Expected<std::optional<FoundSection>> findSection(const ObjectFile &Obj, StringRef Name,
+                                                         MemoryBufferRef File) {
+  for (const SectionRef &Section : Obj.sections()) {
+    Expected<StringRef> SectionName = Section.getName();
+    if (!SectionName)
+      return formatError(File, "bad section name: " + toString(SectionName.takeError()));
+    if (*SectionName != Name)
+      continue;
+    Expected<StringRef> Contents = Section.getContents();
+    if (!Contents)
+      return formatError(File, "section " + Name + " is out of the file's bounds: " +
+                                   toString(Contents.takeError()));
+    return FoundSection{ELFSectionRef(Section).getOffset(), *Contents};
+  }
+  return std::nullopt;
+}
+
+// Image without the sections in Shared that it has exactly as Host has them,
+// and in Records where they were.
+static Expected<std::string> withoutSharedBytes(const ObjectFile &Host, MemoryBufferRef HostFile,
+                                                const IsaImage &Image,
+                                                ArrayRef<std::string> Shared,
+                                                std::vector<popcorn_shared_bytes> &Records) {
+  std::unique_ptr<MemoryBuffer> Copy;
+  Expected<std::unique_ptr<ObjectFile>> Obj = openObject(Image.Data, Copy);
+  if (!Obj)
+    return formatError(Image.Data, "not an object file: " + toString(Obj.takeError()));
+  for (const std::string &Name : Shared) {
+    Expected<std::optional<FoundSection>> Mine = findSection(**Obj, Name, Image.Data);
+    if (!Mine)
+      return Mine.takeError();
+    Expected<std::optional<FoundSection>> Theirs = findSection(Host, Name, HostFile);
+    if (!Theirs)
+      return Theirs.takeError();
+    if (!*Mine || !*Theirs || (*Mine)->Contents.empty())
+      continue;
+    if ((*Mine)->Contents != (*Theirs)->Contents)
+      return formatError(Image.Data, "section " + Name + " differs from the host's");
+    if (Name.size() >= sizeof(popcorn_shared_bytes::host_section))
+      return formatError(Image.Data, "section name " + Name + " is too long to share");
+    popcorn_shared_bytes Record = {(*Mine)->Offset, (*Mine)->Contents.size(), {}};
+    memcpy(Record.host_section, Name.data(), Name.size());
+    Records.push_back(Record);
+  }
+  llvm::sort(Records, [](const popcorn_shared_bytes &A, const popcorn_shared_bytes &B) {
+    return A.image_offset < B.image_offset;
+  });
+  std::string Stored;
+  uint64_t Next = 0;
+  for (const popcorn_shared_bytes &Record : Records) {
+    Stored += Image.Data.getBuffer().slice(Next, Record.image_offset);
+    Next = Record.image_offset + Record.size;
+  }
+  Stored += Image.Data.getBuffer().substr(Next);
+  return Stored;
+}
+
 Expected<std::unique_ptr<MemoryBuffer>>
-embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images) {
+embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images, ArrayRef<std::string> Shared) {
   Expected<Isa> HostIsaOfFile = elfIsa(Host);
   if (!HostIsaOfFile)
     return HostIsaOfFile.takeError();
   if (*HostIsaOfFile != HostIsa.Id)
     return formatError(Host, "is not a " + Twine(HostIsa.Name) + " file");
+  std::unique_ptr<MemoryBuffer> HostCopy;
+  Expected<std::unique_ptr<ObjectFile>> HostObj = openObject(Host, HostCopy);
+  if (!HostObj)
+    return formatError(Host, "not an object file: " + toString(HostObj.takeError()));
 
   objcopy::ConfigManager Config;
   objcopy::CommonConfig &Common = Config.Common;
+  // Exclude: a host link of the object must not copy another ISA's code.
+  // Readonly without alloc: in an executable the image is never loaded.
+  auto AddSection = [&Common](const std::string &Name, StringRef Bytes, uint64_t Alignment) {
+    Common.AddSection.emplace_back(Name, MemoryBuffer::getMemBufferCopy(Bytes, Name));
+    Common.SetSectionFlags.try_emplace(
+        Name, objcopy::SectionFlagsUpdate{Name, objcopy::SectionFlag::SecReadonly |
+                                                    objcopy::SectionFlag::SecExclude});
+    Common.SetSectionAlignment[Name] = Alignment;
+  };
   std::vector<std::string> Names; // CommonConfig holds StringRefs
-  Names.reserve(Images.size());
+  Names.reserve(2 * Images.size());
   for (const IsaImage &Image : Images) {
     Expected<Isa> ImageIsa = elfIsa(Image.Data);
     if (!ImageIsa)
       return ImageIsa.takeError();
     if (*ImageIsa != Image.Target)
       return formatError(Image.Data, "is not a " + Twine(info(Image.Target).Name) + " file");
-    Names.push_back(imageSectionName(Image.Target));
-  }
-  for (size_t I = 0; I < Images.size(); ++I) {
-    Common.AddSection.emplace_back(
-        Names[I], MemoryBuffer::getMemBufferCopy(Images[I].Data.getBuffer(), Names[I]));
-    // Exclude: a host link of the object must not copy another ISA's code.
-    // Readonly without alloc: in an executable the image is never loaded.
-    Common.SetSectionFlags.try_emplace(
-        Names[I], objcopy::SectionFlagsUpdate{
-                      Names[I], objcopy::SectionFlag::SecReadonly |
-                                    objcopy::SectionFlag::SecExclude});
-    Common.SetSectionAlignment[Names[I]] = 16;
+    std::vector<popcorn_shared_bytes> Records;
+    Expected<std::string> Stored = withoutSharedBytes(**HostObj, Host, Image, Shared, Records);
+    if (!Stored)
+      return Stored.takeError();
+    AddSection(Names.emplace_back(imageSectionName(Image.Target)), *Stored, 16);
+    if (!Records.empty())
+      AddSection(Names.emplace_back(sharedBytesSectionName(Image.Target)),
+                 StringRef(reinterpret_cast<const char *>(Records.data()),
+                           Records.size() * sizeof(popcorn_shared_bytes)),
+                 8);
   }
   return runObjcopy(Host, Config);
 }
 
-Expected<std::optional<StringRef>> findIsaImage(MemoryBufferRef File, Isa I) {
+// The image Stored put together again with the bytes it left to the host
+// (popcorn/SharedBytes.h), as Records say.
+static Expected<std::string> withSharedBytes(const ObjectFile &Host, MemoryBufferRef File,
+                                             StringRef Stored, StringRef Records,
+                                             const std::string &RecordsName) {
+  if (Records.size() % sizeof(popcorn_shared_bytes))
+    return formatError(File, "section " + RecordsName + " is not a whole number of records");
+  std::string Image;
+  uint64_t Next = 0; // in Stored
+  for (size_t I = 0; I < Records.size(); I += sizeof(popcorn_shared_bytes)) {
+    popcorn_shared_bytes Record;
+    memcpy(&Record, Records.data() + I, sizeof Record);
+    // The stored bytes up to this record come first.
+    uint64_t Gap = Record.image_offset - Image.size();
+    if (Record.image_offset < Image.size() || Gap > Stored.size() - Next)
+      return formatError(File, "section " + RecordsName + " places shared bytes outside the image");
+    Image += Stored.substr(Next, Gap);
+    Next += Gap;
+    StringRef Name(Record.host_section, strnlen(Record.host_section, sizeof Record.host_section));
+    Expected<std::optional<FoundSection>> Section = findSection(Host, Name, File);
+    if (!Section)
+      return Section.takeError();
+    if (!*Section || (*Section)->Contents.size() < Record.size)
+      return formatError(File, "section " + RecordsName + " names " + Twine(Record.size) +
+                                   " bytes of section " + Name + ", which the host does not have");
+    Image += (*Section)->Contents.take_front(Record.size);
+  }
+  return Image + Stored.substr(Next).str();
+}
+
+Expected<std::unique_ptr<MemoryBuffer>> findIsaImage(MemoryBufferRef File, Isa I) {
   std::unique_ptr<MemoryBuffer> Copy;
   Expected<std::unique_ptr<ObjectFile>> Obj = openObject(File, Copy);
   if (!Obj)
     return formatError(File, "not an object file: " + toString(Obj.takeError()));
-  std::string Wanted = imageSectionName(I);
-  for (const SectionRef &Section : (*Obj)->sections()) {
-    Expected<StringRef> Name = Section.getName();
-    if (!Name)
-      return formatError(File, "bad section name: " + toString(Name.takeError()));
-    if (*Name != Wanted)
-      continue;
-    Expected<StringRef> Contents = Section.getContents();
-    if (!Contents)
-      return formatError(File, "section " + Wanted + " is out of the file's bounds: " +
-                                   toString(Contents.takeError()));
-    Expected<Isa> ImageIsa = elfIsa(MemoryBufferRef(*Contents, File.getBufferIdentifier()));
-    if (!ImageIsa)
-      return formatError(File, "section " + Wanted + " does not hold a valid ELF file: " +
-                                   toString(ImageIsa.takeError()));
-    if (*ImageIsa != I)
-      return formatError(File, "section " + Wanted + " holds an ELF file of another ISA");
+  std::string Wanted = imageSectionName(I), SharedName = sharedBytesSectionName(I);
+  Expected<std::optional<FoundSection>> Stored = findSection(**Obj, Wanted, File);
+  if (!Stored)
+    return Stored.takeError();
+  if (!*Stored)
+    return nullptr;
+  Expected<std::optional<FoundSection>> Shared = findSection(**Obj, SharedName, File);
+  if (!Shared)
+    return Shared.takeError();
+  std::unique_ptr<MemoryBuffer> Image;
+  if (!*Shared) {
     // Point into File, not into a temporary aligned copy of it.
-    size_t Offset = Contents->data() - (*Obj)->getMemoryBufferRef().getBufferStart();
-    return std::optional<StringRef>(File.getBuffer().substr(Offset, Contents->size()));
+    Image = MemoryBuffer::getMemBuffer(File.getBuffer().substr((*Stored)->Offset,
+                                                               (*Stored)->Contents.size()),
+                                       File.getBufferIdentifier(), false);
+  } else {
+    Expected<std::string> Whole =
+        withSharedBytes(**Obj, File, (*Stored)->Contents, (*Shared)->Contents, SharedName);
+    if (!Whole)
+      return Whole.takeError();
+    Image = MemoryBuffer::getMemBufferCopy(*Whole, File.getBufferIdentifier());
   }
-  return std::optional<StringRef>();
+  Expected<Isa> ImageIsa = elfIsa(Image->getMemBufferRef());
+  if (!ImageIsa)
+    return formatError(File, "section " + Wanted + " does not hold a valid ELF file: " +
+                                 toString(ImageIsa.takeError()));
+  if (*ImageIsa != I)
+    return formatError(File, "section " + Wanted + " holds an ELF file of another ISA");
+  return std::move(Image);
 }
 
 Expected<std::unique_ptr<MemoryBuffer>> removeSections(MemoryBufferRef File,
@@ -138,8 +251,10 @@ Expected<std::unique_ptr<MemoryBuffer>> removeSections(MemoryBufferRef File,
 
 Expected<std::unique_ptr<MemoryBuffer>> stripIsaImages(MemoryBufferRef File) {
   std::vector<std::string> Names;
-  for (const IsaInfo &Info : AllIsas)
+  for (const IsaInfo &Info : AllIsas) {
     Names.push_back(imageSectionName(Info.Id));
+    Names.push_back(sharedBytesSectionName(Info.Id));
+  }
   return removeSections(File, Names);
 }
 

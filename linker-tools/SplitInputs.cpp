@@ -41,22 +41,24 @@ static Expected<std::string> writeTemp(const std::string &Path, StringRef Data) 
   return std::string(Path);
 }
 
-static Expected<StringRef> requireImage(MemoryBufferRef File, Isa I, const Twine &What) {
-  Expected<std::optional<StringRef>> Image = findIsaImage(File, I);
+static Expected<std::unique_ptr<MemoryBuffer>> requireImage(MemoryBufferRef File, Isa I,
+                                                            const Twine &What) {
+  Expected<std::unique_ptr<MemoryBuffer>> Image = findIsaImage(File, I);
   if (!Image)
     return Image.takeError();
   if (!*Image)
     return inputError(What + " was not compiled by popcorn-clang: it has no " +
                       info(I).Name + " code");
-  return **Image;
+  return std::move(*Image);
 }
 
 static Expected<std::string> extractObject(MemoryBufferRef File, Isa I, const std::string &TempDir,
                                            unsigned Index) {
-  Expected<StringRef> Image = requireImage(File, I, File.getBufferIdentifier());
+  Expected<std::unique_ptr<MemoryBuffer>> Image =
+      requireImage(File, I, File.getBufferIdentifier());
   if (!Image)
     return Image.takeError();
-  return writeTemp(inputPath(TempDir, I, Index, false), *Image);
+  return writeTemp(inputPath(TempDir, I, Index, false), (*Image)->getBuffer());
 }
 
 static Expected<std::string> extractArchive(MemoryBufferRef File, Isa I,
@@ -76,14 +78,14 @@ static Expected<std::string> extractArchive(MemoryBufferRef File, Isa I,
       return inputError(File.getBufferIdentifier() + ": a member is truncated or corrupt");
     }
     std::string What = (File.getBufferIdentifier() + "(" + *Name + ")").str();
-    Expected<StringRef> Image = requireImage(*Data, I, What);
+    Expected<std::unique_ptr<MemoryBuffer>> Image = requireImage(*Data, I, What);
     if (!Image)
       return Image.takeError();
     Names.push_back(Name->str());
     NewArchiveMember Member;
     // A copy: the archive writer reads each member's symbols, and an image
     // inside a 2-byte aligned archive member is not aligned for that.
-    Member.Buf = MemoryBuffer::getMemBufferCopy(*Image, *Name);
+    Member.Buf = MemoryBuffer::getMemBufferCopy((*Image)->getBuffer(), *Name);
     Members.push_back(std::move(Member));
   }
   if (Err)

@@ -69,7 +69,7 @@ static int listIsas(StringRef Path) {
   for (const IsaInfo &Info : AllIsas) {
     if (Info.Id == *Host)
       continue;
-    Expected<std::optional<StringRef>> Image = findIsaImage(File->getMemBufferRef(), Info.Id);
+    Expected<std::unique_ptr<MemoryBuffer>> Image = findIsaImage(File->getMemBufferRef(), Info.Id);
     if (!Image)
       fail(toString(Image.takeError()));
     if (*Image)
@@ -94,12 +94,12 @@ static int extract(StringRef IsaName, StringRef Path, StringRef OutPath) {
     writeFile(OutPath, (*Plain)->getBuffer(), Executable);
     return 0;
   }
-  Expected<std::optional<StringRef>> Image = findIsaImage(File->getMemBufferRef(), *Wanted);
+  Expected<std::unique_ptr<MemoryBuffer>> Image = findIsaImage(File->getMemBufferRef(), *Wanted);
   if (!Image)
     fail(toString(Image.takeError()));
   if (!*Image)
     fail(Path + " has no " + IsaName + " image");
-  writeFile(OutPath, **Image, Executable);
+  writeFile(OutPath, (*Image)->getBuffer(), Executable);
   return 0;
 }
 
@@ -115,13 +115,14 @@ static std::vector<std::unique_ptr<MemoryBuffer>> images(const MemoryBuffer &Fil
   std::vector<std::unique_ptr<MemoryBuffer>> Images;
   Images.push_back(MemoryBuffer::getMemBufferCopy(File.getBuffer(), File.getBufferIdentifier()));
   for (size_t I = 1; I < AllIsas.size(); ++I) {
-    Expected<std::optional<StringRef>> Image = findIsaImage(File.getMemBufferRef(), AllIsas[I].Id);
+    Expected<std::unique_ptr<MemoryBuffer>> Image =
+        findIsaImage(File.getMemBufferRef(), AllIsas[I].Id);
     if (!Image)
       fail(toString(Image.takeError()));
     if (!*Image)
       fail(File.getBufferIdentifier() + " has no " + AllIsas[I].Name + " image");
     Images.push_back(MemoryBuffer::getMemBufferCopy(
-        **Image, File.getBufferIdentifier() + "[" + AllIsas[I].Name + "]"));
+        (*Image)->getBuffer(), File.getBufferIdentifier() + "[" + AllIsas[I].Name + "]"));
   }
   return Images;
 }

@@ -13,7 +13,8 @@
 //   5. write the migration metadata into every ISA's executable and remove
 //      the stack maps it was made from (nothing reads them at run time);
 //   6. write one file: the host ISA's executable carrying the other ISAs'
-//      executables (MultiIsaFile.h).
+//      executables (MultiIsaFile.h), whose metadata, the same bytes as the
+//      host's, is stored only once (SharedBytes.h).
 //
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
@@ -298,7 +299,7 @@ int main(int Argc, char **Argv) {
   for (size_t I = 1; I < AllIsas.size(); ++I)
     Images.push_back({AllIsas[I].Id, Buffers[I]->getMemBufferRef()});
   Expected<std::unique_ptr<MemoryBuffer>> MultiIsa =
-      embedIsaImages(Buffers[0]->getMemBufferRef(), Images);
+      embedIsaImages(Buffers[0]->getMemBufferRef(), Images, {POPCORN_METADATA_SECTION});
   if (!MultiIsa)
     fail(toString(MultiIsa.takeError()));
 

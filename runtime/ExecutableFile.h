@@ -6,6 +6,10 @@
 // caller's stack, never into the program's data, whose pages may belong to
 // another node.
 //
+// An embedded image leaves the bytes it shares with the host image (the
+// migration metadata) to the host (popcorn/SharedBytes.h): it is read as a
+// short list of pieces of the file.
+//
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_EXECUTABLEFILE_H
 #define POPCORN_RUNTIME_EXECUTABLEFILE_H
@@ -19,6 +23,16 @@ struct FunctionRange {
   uint64_t Start, End;
 };
 
+// Where one ISA's image is in the file, in order.
+struct ImagePieces {
+  struct Piece {
+    uint64_t FileOffset, Size;
+  };
+  static constexpr unsigned MaxShared = 4;
+  Piece Pieces[2 * MaxShared + 1];
+  unsigned Count;
+};
+
 class ExecutableFile {
 public:
   ExecutableFile();
@@ -26,21 +40,21 @@ public:
   ExecutableFile(const ExecutableFile &) = delete;
   ExecutableFile &operator=(const ExecutableFile &) = delete;
 
-  /// The section called Name of the outer (host ISA's) image.
-  bool findSection(const char *Name, Elf64_Shdr &Out) const;
-
   /// The code of function Name in the image of ISA Machine (the outer image
   /// or one embedded in .popcorn.isa.<isa>).
   bool findFunction(const char *Name, uint16_t Machine, FunctionRange &Out) const;
 
-  /// A memory file holding the embedded image of ISA Machine; -1 if none.
+  /// A memory file holding the whole embedded image of ISA Machine; -1 if
+  /// there is none or it cannot be read.
   int copyImage(uint16_t Machine) const;
 
 private:
-  bool imageOffset(uint16_t Machine, uint64_t &Offset) const;
-  bool readHeader(uint64_t Image, Elf64_Ehdr &Header) const;
-  bool sectionHeader(uint64_t Image, const Elf64_Ehdr &Header, unsigned I, Elf64_Shdr &S) const;
-  bool findSectionIn(uint64_t Image, const char *Name, Elf64_Shdr &Out) const;
+  bool image(uint16_t Machine, ImagePieces &Out) const;
+  bool read(const ImagePieces &Image, uint64_t Offset, void *Out, uint64_t Size) const;
+  bool readHeader(const ImagePieces &Image, Elf64_Ehdr &Header) const;
+  bool sectionHeader(const ImagePieces &Image, const Elf64_Ehdr &Header, unsigned I,
+                     Elf64_Shdr &S) const;
+  bool findSection(const ImagePieces &Image, const char *Name, Elf64_Shdr &Out) const;
   int Fd;
 };
 

@@ -13,12 +13,17 @@
 namespace llvm {
 class MachineFunctionPass;
 class MachineInstr;
+class Module;
+class TargetMachine;
 } // namespace llvm
 
 namespace popcorn {
 
 bool isRecordedCall(const llvm::MachineInstr &MI);
 
+// Loop strength reduction, constant hoisting and CodeGenPrepare where no
+// recorded call is in reach (CallFreeIRPasses.cpp); before the pipeline.
+void runCallFreeIRPasses(llvm::Module &M, llvm::TargetMachine &TM);
 // Before register allocation, in SSA form.
 llvm::MachineFunctionPass *createRematerializeAcrossCallsPass();
 // Last, after every pass that moves registers: a violation is a compile error.

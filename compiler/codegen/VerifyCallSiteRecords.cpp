@@ -28,6 +28,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/WithColor.h"
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -74,7 +75,11 @@ static bool isRecordedLocation(const MachineInstr &Call, MCPhysReg Reg,
       << " across the call with record " << format_hex(StatepointOpers(&Call).getID(), 18)
       << "; no record describes it, so a migration would lose it.  This is a "
          "popcorn-llc bug: please report it with this file.\n";
-  exit(1);
+  // The other ISA's back end runs on another thread: end the process at
+  // once, as popcorn-llc's own errors do, without running destructors
+  // under it.
+  errs().flush();
+  std::_Exit(1);
 }
 
 bool VerifyCallSiteRecords::runOnMachineFunction(MachineFunction &MF) {

@@ -138,6 +138,8 @@ static SmallVector<char, 0> compileForIsa(MemoryBufferRef Bitcode, const IsaInfo
     fail("no object-stack slot on " + Twine(Info.Name));
   if (verifyModule(*M, &errs()))
     fail("the " + Twine(Info.Name) + " module is not valid IR after retargeting");
+  if (TM->getOptLevel() != CodeGenOptLevel::None)
+    runCallFreeIRPasses(*M, *TM);
 
   // The target's own pipeline (what addPassesToEmitFile builds), with
   // popcorn's machine passes inserted into it.

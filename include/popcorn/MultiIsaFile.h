@@ -17,7 +17,6 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 
@@ -28,15 +27,21 @@ struct IsaImage {
   llvm::MemoryBufferRef Data;
 };
 
-/// Returns Host with each image embedded as the section of its ISA.
+/// Returns Host with each image embedded as the section of its ISA.  The
+/// sections named in Shared that an image has byte for byte as Host has them
+/// are stored once, in Host (popcorn/SharedBytes.h); an image whose section
+/// differs from Host's is an error.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
-embedIsaImages(llvm::MemoryBufferRef Host, llvm::ArrayRef<IsaImage> Images);
+embedIsaImages(llvm::MemoryBufferRef Host, llvm::ArrayRef<IsaImage> Images,
+               llvm::ArrayRef<std::string> Shared = {});
 
-/// Returns the image of ISA I inside File, std::nullopt if File has none, or
-/// an error if File is not a valid ELF file of the host ISA or the image is
-/// not a valid ELF file of ISA I.  The returned bytes point into File.
-llvm::Expected<std::optional<llvm::StringRef>>
-findIsaImage(llvm::MemoryBufferRef File, Isa I);
+/// Returns the image of ISA I inside File, nullptr if File has none, or an
+/// error if File is not a valid ELF file of the host ISA or the image is not
+/// a valid ELF file of ISA I.  An image stored whole is returned in place
+/// (the buffer points into File); one that left bytes to the host is put
+/// together again.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> findIsaImage(llvm::MemoryBufferRef File,
+                                                                 Isa I);
 
 /// Returns File without any embedded image: the plain host-ISA file.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>

@@ -18,14 +18,14 @@ namespace {
 
 class MultiIsaFileTest : public ::testing::Test {
 protected:
-  static std::unique_ptr<MemoryBuffer> compile(const IsaInfo &Isa) {
+  static std::unique_ptr<MemoryBuffer> compile(const IsaInfo &Isa, StringRef Code) {
     SmallString<128> Source, Object;
     sys::fs::createTemporaryFile("popcorn-unit", "c", Source);
     sys::fs::createTemporaryFile("popcorn-unit", "o", Object);
     {
       std::error_code EC;
       raw_fd_ostream OS(Source, EC);
-      OS << "int answer(void) { return 42; }\n";
+      OS << Code;
     }
     std::string Target = "--target=" + std::string(Isa.Triple);
     std::vector<StringRef> Argv = {POPCORN_TEST_CLANG, Target, "-c", "-x", "c",
@@ -39,13 +39,20 @@ protected:
   }
 
   static void SetUpTestSuite() {
-    Host = compile(AllIsas[0]).release();
-    Guest = compile(AllIsas[1]).release();
+    Host = compile(AllIsas[0], Answer).release();
+    Guest = compile(AllIsas[1], Answer).release();
   }
   static void TearDownTestSuite() {
     delete Host;
     delete Guest;
   }
+
+  // A section that is the same bytes on every ISA, as the migration
+  // metadata is.
+  static constexpr const char *Answer =
+      "int answer(void) { return 42; }\n"
+      "__attribute__((section(\".popcorn.test\"), used))\n"
+      "static const char same[4096] = \"the same bytes on every ISA\";\n";
 
   static MemoryBuffer *Host, *Guest;
 };
@@ -56,24 +63,37 @@ MemoryBuffer *MultiIsaFileTest::Guest;
 } // namespace
 
 TEST_F(MultiIsaFileTest, EmbeddedImageComesBackByteForByte) {
-  Expected<std::unique_ptr<MemoryBuffer>> Multi =
-      embedIsaImages(Host->getMemBufferRef(), {{Isa::AArch64, Guest->getMemBufferRef()}});
-  ASSERT_TRUE(bool(Multi)) << toString(Multi.takeError());
+  // Stored whole, and leaving a section that is the same in both to the host.
+  const std::vector<std::string> Sharing[] = {{}, {".popcorn.test"}};
+  uint64_t Sizes[2];
+  for (int I = 0; I < 2; ++I) {
+    SCOPED_TRACE(I ? "shared section" : "stored whole");
+    Expected<std::unique_ptr<MemoryBuffer>> Multi = embedIsaImages(
+        Host->getMemBufferRef(), {{Isa::AArch64, Guest->getMemBufferRef()}}, Sharing[I]);
+    ASSERT_TRUE(bool(Multi)) << toString(Multi.takeError());
+    Sizes[I] = (*Multi)->getBufferSize();
 
-  Expected<Isa> HostOfMulti = elfIsa((*Multi)->getMemBufferRef());
-  ASSERT_TRUE(bool(HostOfMulti));
-  EXPECT_EQ(*HostOfMulti, Isa::X86_64);
+    Expected<Isa> HostOfMulti = elfIsa((*Multi)->getMemBufferRef());
+    ASSERT_TRUE(bool(HostOfMulti));
+    EXPECT_EQ(*HostOfMulti, Isa::X86_64);
 
-  Expected<std::optional<StringRef>> Image = findIsaImage((*Multi)->getMemBufferRef(), Isa::AArch64);
-  ASSERT_TRUE(bool(Image)) << toString(Image.takeError());
-  ASSERT_TRUE(Image->has_value());
-  EXPECT_EQ(**Image, Guest->getBuffer());
+    Expected<std::unique_ptr<MemoryBuffer>> Image =
+        findIsaImage((*Multi)->getMemBufferRef(), Isa::AArch64);
+    ASSERT_TRUE(bool(Image)) << toString(Image.takeError());
+    ASSERT_TRUE(*Image);
+    EXPECT_EQ((*Image)->getBuffer(), Guest->getBuffer());
 
-  Expected<std::unique_ptr<MemoryBuffer>> Plain = stripIsaImages((*Multi)->getMemBufferRef());
-  ASSERT_TRUE(bool(Plain));
-  Expected<std::optional<StringRef>> None = findIsaImage((*Plain)->getMemBufferRef(), Isa::AArch64);
-  ASSERT_TRUE(bool(None));
-  EXPECT_FALSE(None->has_value());
+    // The host alone keeps its own copy of a shared section.
+    Expected<std::unique_ptr<MemoryBuffer>> Plain = stripIsaImages((*Multi)->getMemBufferRef());
+    ASSERT_TRUE(bool(Plain));
+    Expected<std::unique_ptr<MemoryBuffer>> None =
+        findIsaImage((*Plain)->getMemBufferRef(), Isa::AArch64);
+    ASSERT_TRUE(bool(None));
+    EXPECT_FALSE(*None);
+    EXPECT_EQ((*Plain)->getBuffer().find(".popcorn.shared."), StringRef::npos);
+  }
+  // 4,096 bytes less, but for the record and its section header and name.
+  EXPECT_LE(Sizes[1] + 3500, Sizes[0]);
 }
 
 TEST_F(MultiIsaFileTest, RefusesAnImageOfTheWrongIsa) {
@@ -92,18 +112,57 @@ TEST_F(MultiIsaFileTest, DamagedFilesGiveErrorsNotCrashes) {
   // Every truncation point: an error or a missing image, never a crash.
   for (size_t Size = 0; Size < Bytes.size(); Size += 97) {
     MemoryBufferRef Truncated(StringRef(Bytes.data(), Size), "truncated");
-    Expected<std::optional<StringRef>> Image = findIsaImage(Truncated, Isa::AArch64);
+    Expected<std::unique_ptr<MemoryBuffer>> Image = findIsaImage(Truncated, Isa::AArch64);
     if (!Image)
       EXPECT_NE(toString(Image.takeError()).find("truncated"), std::string::npos);
   }
 
   // The embedded image's ELF magic overwritten: named as such.
-  Expected<std::optional<StringRef>> Image = findIsaImage((*Multi)->getMemBufferRef(), Isa::AArch64);
-  ASSERT_TRUE(bool(Image) && Image->has_value());
-  size_t Offset = (*Image)->data() - (*Multi)->getBufferStart();
+  Expected<std::unique_ptr<MemoryBuffer>> Image =
+      findIsaImage((*Multi)->getMemBufferRef(), Isa::AArch64);
+  ASSERT_TRUE(bool(Image) && *Image);
+  size_t Offset = (*Image)->getBufferStart() - (*Multi)->getBufferStart();
   Bytes[Offset + 1] = 'X';
-  Expected<std::optional<StringRef>> Broken =
+  Expected<std::unique_ptr<MemoryBuffer>> Broken =
       findIsaImage(MemoryBufferRef(Bytes, "broken"), Isa::AArch64);
   ASSERT_FALSE(bool(Broken));
   EXPECT_NE(toString(Broken.takeError()).find("does not hold a valid ELF file"), std::string::npos);
+}
+
+TEST_F(MultiIsaFileTest, SharedSectionMustBeTheSameBytes) {
+  std::unique_ptr<MemoryBuffer> Other = compile(
+      AllIsas[1], "__attribute__((section(\".popcorn.test\"), used))\n"
+                  "static const char same[4096] = \"other bytes\";\n");
+  Expected<std::unique_ptr<MemoryBuffer>> Multi = embedIsaImages(
+      Host->getMemBufferRef(), {{Isa::AArch64, Other->getMemBufferRef()}}, {".popcorn.test"});
+  ASSERT_FALSE(bool(Multi));
+  EXPECT_NE(toString(Multi.takeError()).find("section .popcorn.test differs from the host's"),
+            std::string::npos);
+}
+
+TEST_F(MultiIsaFileTest, DamagedSharedRecordsGiveErrors) {
+  Expected<std::unique_ptr<MemoryBuffer>> Multi = embedIsaImages(
+      Host->getMemBufferRef(), {{Isa::AArch64, Guest->getMemBufferRef()}}, {".popcorn.test"});
+  ASSERT_TRUE(bool(Multi));
+  std::string Bytes((*Multi)->getBuffer());
+  // The one record (popcorn/SharedBytes.h): offset, size 4096, host section.
+  uint64_t SectionSize = 4096;
+  std::string Record(reinterpret_cast<const char *>(&SectionSize), sizeof SectionSize);
+  Record += StringRef(".popcorn.test\0", 14);
+  size_t Name = Bytes.find(Record);
+  ASSERT_NE(Name, std::string::npos);
+  Name += sizeof SectionSize;
+  std::string Renamed = Bytes;
+  Renamed[Name + 10] = 'X'; // .popcorn.tXst: no such host section
+  Expected<std::unique_ptr<MemoryBuffer>> Missing =
+      findIsaImage(MemoryBufferRef(Renamed, "renamed"), Isa::AArch64);
+  ASSERT_FALSE(bool(Missing));
+  EXPECT_NE(toString(Missing.takeError()).find("which the host does not have"), std::string::npos);
+
+  uint64_t Huge = ~uint64_t(0) / 2;
+  memcpy(&Bytes[Name - 16], &Huge, sizeof Huge);
+  Expected<std::unique_ptr<MemoryBuffer>> Outside =
+      findIsaImage(MemoryBufferRef(Bytes, "outside"), Isa::AArch64);
+  ASSERT_FALSE(bool(Outside));
+  EXPECT_NE(toString(Outside.takeError()).find("outside the image"), std::string::npos);
 }
