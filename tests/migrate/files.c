@@ -1,12 +1,16 @@
 // MIGRATE-MIN: 1
 // STDIN: first line of input\nsecond line\n
-/* Files across nodes: a file written on aarch64 is read at home, stdin is
- * read after a move, and stdout keeps program order across the moves. */
+/* Files across nodes: a file written on aarch64 is read at home, its times
+ * set there are seen at home (gzip sets its output's times with futimens),
+ * stdin is read after a move, and stdout keeps program order across the
+ * moves. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <popcorn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int main(void)
@@ -19,9 +23,19 @@ int main(void)
 	printf("written away\n");
 	fprintf(f, "a line written on the other node\n");
 	fflush(f);
+	struct timespec times[2] = {{1000000000, 0}, {946684800, 0}};
+	if (futimens(fd, times))
+		perror("futimens away");
+	times[1].tv_sec += 60;
+	if (utimensat(AT_FDCWD, path, times, 0))
+		perror("utimensat away");
 	if (fgets(line, sizeof line, stdin))
 		printf("stdin: %s", line);
 	popcorn_migrate(0);
+	struct stat st;
+	if (!fstat(fd, &st))
+		printf("times set away: access %lld, modification %lld\n", (long long)st.st_atime,
+		       (long long)st.st_mtime);
 	rewind(f);
 	if (fgets(line, sizeof line, f))
 		printf("read at home: %s", line);

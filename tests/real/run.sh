@@ -6,6 +6,7 @@
 # tested with clang-19 -O2 as the baseline.
 #
 #   tests/real/run.sh BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N] [--musl-baseline]
+#                     [--migrate SCHEDULE]
 #
 # BUILD_DIR is popcorn's build directory (BUILD_DIR/bin/popcorn-clang).
 # Sources come from 'apt-get source' (a deb-src line is needed:
@@ -22,12 +23,18 @@
 # the reason.  --musl-baseline adds a third build, clang-19 -O2 against
 # popcorn's own x86-64 musl, which tells such tests from toolchain bugs:
 # popcorn-clang must then pass as many tests as that build too.
+#
+# --migrate SCHEDULE runs the popcorn build's tests a second time with
+# POPCORN_MIGRATE=SCHEDULE (e.g. 'random=0.01;seed=1;nodes=2,0'): every
+# program the tests run then moves between nodes while it runs, and must
+# pass the same tests as when it stays home.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3"
 
 usage() {
-	echo "usage: $0 BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N] [--musl-baseline]" >&2
+	echo "usage: $0 BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N] [--musl-baseline]" \
+		"[--migrate SCHEDULE]" >&2
 	echo "packages: $all_packages" >&2
 	exit 2
 }
@@ -38,12 +45,14 @@ packages=$all_packages
 work=$build/real
 JOBS=2
 musl_baseline=
+migrate=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--only) [ $# -ge 2 ] || usage; packages=$(echo "$2" | tr ',' ' '); shift 2 ;;
 	--workdir) [ $# -ge 2 ] || usage; work=$2; shift 2 ;;
 	--jobs) [ $# -ge 2 ] || usage; JOBS=$2; shift 2 ;;
 	--musl-baseline) musl_baseline=yes; shift ;;
+	--migrate) [ $# -ge 2 ] || usage; migrate=$2; shift 2 ;;
 	*) usage ;;
 	esac
 done
@@ -115,6 +124,20 @@ build_flavor() {
 		(cd "$out/src" && pkg_check) >"$out/check.log" 2>&1 || true
 		log "$pkg: $1: tests: $(cat "$out/counts") ($(elapsed "$start") s)"
 	fi
+}
+
+# check_migrating: the popcorn build's tests again, the programs moving
+# between nodes on the schedule $migrate; the result in counts-migrating.
+check_migrating() {
+	out=$pkgdir/popcorn
+	mv "$out/counts" "$out/counts-home"
+	echo "0 ?" >"$out/counts"
+	start=$(now)
+	(cd "$out/src" && POPCORN_MIGRATE=$migrate && export POPCORN_MIGRATE && pkg_check) \
+		>"$out/check-migrating.log" 2>&1 || true
+	mv "$out/counts" "$out/counts-migrating"
+	mv "$out/counts-home" "$out/counts"
+	log "$pkg: popcorn: tests migrating ($migrate): $(cat "$out/counts-migrating") ($(elapsed "$start") s)"
 }
 
 # run_workload DIR RUN: the workload with the programs in DIR, each run
@@ -194,6 +217,9 @@ verdict() {
 		echo "passes $1 of $2 tests with popcorn-clang, $(cut -d' ' -f1 "$pkgdir/musl/counts") with clang and the same musl"
 	elif [ "$same" != yes ]; then
 		echo "the aarch64 workload differs from x86-64"
+	elif [ -f "$pkgdir/popcorn/counts-migrating" ] &&
+		[ "$(cat "$pkgdir/popcorn/counts-migrating")" != "$tp" ]; then
+		echo "passes $(tr ' ' / <"$pkgdir/popcorn/counts-migrating") tests migrating, $1/$2 at home"
 	else
 		echo ok
 	fi
@@ -209,7 +235,7 @@ for pkg in $packages; do
 		mkdir -p "$pkgdir"
 		log "$pkg: fetching"
 		tarball=$(fetch_source "$pkg_source") || {
-			printf '%s\tno\t-\t-\t-\tno\t-\tno source\tcannot fetch the source\n' "$pkg" >>"$results"
+			printf '%s\tno\t-\t-\t-\t-\tno\t-\tno source\tcannot fetch the source\n' "$pkg" >>"$results"
 			exit 0
 		}
 		unpack "$tarball" "$pkgdir/input"
@@ -218,6 +244,8 @@ for pkg in $packages; do
 		rm -rf "$pkgdir/musl"
 		[ -z "$musl_baseline" ] || build_flavor musl "$work/musl-cc"
 		built=$(cat "$pkgdir/popcorn/built")
+		rm -f "$pkgdir/popcorn/counts-migrating"
+		[ -z "$migrate" ] || [ "$built" != yes ] || check_migrating
 		note=
 		same=no
 		if [ "$built" = yes ]; then
@@ -232,32 +260,35 @@ for pkg in $packages; do
 		[ -z "$pkg_unportable" ] || note="not portable: $pkg_unportable${note:+; $note}"
 		[ -z "$pkg_musl_differences" ] ||
 			note="${note:+$note; }$pkg_musl_differences test(s) fail with musl by design (packages/$pkg.sh)"
-		tm=-
+		tm=- tmig=-
 		[ ! -f "$pkgdir/musl/counts" ] || tm=$(tr ' ' / <"$pkgdir/musl/counts")
+		[ ! -f "$pkgdir/popcorn/counts-migrating" ] ||
+			tmig=$(tr ' ' / <"$pkgdir/popcorn/counts-migrating")
 		# The note last: it may be empty, and read merges empty fields
 		# between tabs (a tab is white space to IFS).
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$pkg" "$built" \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$pkg" "$built" \
 			"$(tr ' ' / <"$pkgdir/popcorn/counts")" "$(tr ' ' / <"$pkgdir/baseline/counts")" "$tm" \
-			"$same" "$ratio" "$(verdict)" "$note" >>"$results"
+			"$tmig" "$same" "$ratio" "$(verdict)" "$note" >>"$results"
 	)
 done
 
 # The table, and the verdict.
-row() {
-	if [ -n "$musl_baseline" ]; then
-		printf '%-10s %-7s %-14s %-14s %-14s %-13s %-11s %s\n' "$@"
-	else
-		printf '%-10s %-7s %-14s %-14s %-13s %-11s %s\n' "$1" "$2" "$3" "$4" "$6" "$7" "$8"
-	fi
+row() { # package builds popcorn baseline musl migrating same time note
+	printf '%-10s %-7s %-14s %-14s' "$1" "$2" "$3" "$4"
+	[ -z "$musl_baseline" ] || printf ' %-14s' "$5"
+	[ -z "$migrate" ] || printf ' %-17s' "$6"
+	printf ' %-13s %-11s %s\n' "$7" "$8" "$9"
 }
 {
-	row package builds "tests popcorn" "tests baseline" "tests musl" "aarch64 same" "build time" note
-	while IFS='	' read -r pkg built tp tb tm same ratio v note; do
-		row "$pkg" "$built" "$tp" "$tb" "$tm" "$same" "${ratio}x" "$note"
+	row package builds "tests popcorn" "tests baseline" "tests musl" "tests migrating" \
+		"aarch64 same" "build time" note
+	while IFS='	' read -r pkg built tp tb tm tmig same ratio v note; do
+		row "$pkg" "$built" "$tp" "$tb" "$tm" "$tmig" "$same" "${ratio}x" "$note"
 	done <"$results"
+	[ -z "$migrate" ] || echo "tests migrating: POPCORN_MIGRATE='$migrate'"
 } | tee "$work/table.txt"
 status=0
-while IFS='	' read -r pkg built tp tb tm same ratio v note; do
+while IFS='	' read -r pkg built tp tb tm tmig same ratio v note; do
 	[ "$v" = ok ] || { echo "FAIL: $pkg: $v"; status=1; }
 done <"$results"
 [ $status -eq 0 ] && echo "real programs: all $(wc -l <"$results") packages pass"
