@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
 #include "popcorn/CallSiteRecord.h"
+#include "popcorn/MultiIsaFile.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
@@ -381,19 +382,12 @@ std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
 }
 
 static Expected<StringRef> metadataSection(const ObjectFile &Obj, StringRef File) {
-  for (const SectionRef &Section : Obj.sections()) {
-    Expected<StringRef> Name = Section.getName();
-    if (!Name || *Name != POPCORN_METADATA_SECTION) {
-      consumeError(Name.takeError());
-      continue;
-    }
-    Expected<StringRef> Contents = Section.getContents();
-    if (!Contents)
-      return tableError(File, Twine(POPCORN_METADATA_SECTION) + ": " +
-                                  toString(Contents.takeError()));
-    return *Contents;
-  }
-  return tableError(File, Twine("no ") + POPCORN_METADATA_SECTION + " section");
+  Expected<std::optional<ElfSection>> Section = findSection(Obj, POPCORN_METADATA_SECTION);
+  if (!Section)
+    return Section.takeError();
+  if (!*Section)
+    return tableError(File, Twine("no ") + POPCORN_METADATA_SECTION + " section");
+  return (*Section)->Contents;
 }
 
 Expected<StringRef> metadataSection(MemoryBufferRef Executable) {

@@ -63,33 +63,34 @@ runObjcopy(MemoryBufferRef File, objcopy::ConfigManager &Config) {
                                                    /*RequiresNullTerminator=*/false);
 }
 
-struct FoundSection {
-  uint64_t Offset;
-  StringRef Contents;
-};
+// Name of the section listing the bytes ISA I's image leaves to the host:
+// ".popcorn.shared.aarch64".
+static std::string sharedBytesSectionName(Isa I) {
+  return POPCORN_SHARED_SECTION_PREFIX + std::string(info(I).Name);
+}
 
-// Section Name of Obj (read from File), if it has one.
-static Expected<std::optional<FoundSection>> findSection(const ObjectFile &Obj, StringRef Name,
-                                                         MemoryBufferRef File) {
+Expected<std::optional<ElfSection>> findSection(const ObjectFile &Obj, StringRef Name) {
+  auto Fail = [&Obj](const Twine &What) {
+    return createStringError(inconvertibleErrorCode(), Obj.getFileName() + ": " + What);
+  };
   for (const SectionRef &Section : Obj.sections()) {
     Expected<StringRef> SectionName = Section.getName();
     if (!SectionName)
-      return formatError(File, "bad section name: " + toString(SectionName.takeError()));
+      return Fail("bad section name: " + toString(SectionName.takeError()));
     if (*SectionName != Name)
       continue;
     Expected<StringRef> Contents = Section.getContents();
     if (!Contents)
-      return formatError(File, "section " + Name + " is out of the file's bounds: " +
-                                   toString(Contents.takeError()));
-    return FoundSection{ELFSectionRef(Section).getOffset(), *Contents};
+      return Fail("section " + Name + " is out of the file's bounds: " +
+                  toString(Contents.takeError()));
+    return ElfSection{ELFSectionRef(Section).getOffset(), *Contents};
   }
   return std::nullopt;
 }
 
 // Image without the sections in Shared that it has exactly as Host has them,
 // and in Records where they were.
-static Expected<std::string> withoutSharedBytes(const ObjectFile &Host, MemoryBufferRef HostFile,
-                                                const IsaImage &Image,
+static Expected<std::string> withoutSharedBytes(const ObjectFile &Host, const IsaImage &Image,
                                                 ArrayRef<std::string> Shared,
                                                 std::vector<popcorn_shared_bytes> &Records) {
   std::unique_ptr<MemoryBuffer> Copy;
@@ -97,10 +98,10 @@ static Expected<std::string> withoutSharedBytes(const ObjectFile &Host, MemoryBu
   if (!Obj)
     return formatError(Image.Data, "not an object file: " + toString(Obj.takeError()));
   for (const std::string &Name : Shared) {
-    Expected<std::optional<FoundSection>> Mine = findSection(**Obj, Name, Image.Data);
+    Expected<std::optional<ElfSection>> Mine = findSection(**Obj, Name);
     if (!Mine)
       return Mine.takeError();
-    Expected<std::optional<FoundSection>> Theirs = findSection(Host, Name, HostFile);
+    Expected<std::optional<ElfSection>> Theirs = findSection(Host, Name);
     if (!Theirs)
       return Theirs.takeError();
     if (!*Mine || !*Theirs || (*Mine)->Contents.empty())
@@ -158,7 +159,7 @@ embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images, ArrayRef<std::st
     if (*ImageIsa != Image.Target)
       return formatError(Image.Data, "is not a " + Twine(info(Image.Target).Name) + " file");
     std::vector<popcorn_shared_bytes> Records;
-    Expected<std::string> Stored = withoutSharedBytes(**HostObj, Host, Image, Shared, Records);
+    Expected<std::string> Stored = withoutSharedBytes(**HostObj, Image, Shared, Records);
     if (!Stored)
       return Stored.takeError();
     AddSection(Names.emplace_back(imageSectionName(Image.Target)), *Stored, 16);
@@ -190,7 +191,7 @@ static Expected<std::string> withSharedBytes(const ObjectFile &Host, MemoryBuffe
     Image += Stored.substr(Next, Gap);
     Next += Gap;
     StringRef Name(Record.host_section, strnlen(Record.host_section, sizeof Record.host_section));
-    Expected<std::optional<FoundSection>> Section = findSection(Host, Name, File);
+    Expected<std::optional<ElfSection>> Section = findSection(Host, Name);
     if (!Section)
       return Section.takeError();
     if (!*Section || (*Section)->Contents.size() < Record.size)
@@ -207,12 +208,12 @@ Expected<std::unique_ptr<MemoryBuffer>> findIsaImage(MemoryBufferRef File, Isa I
   if (!Obj)
     return formatError(File, "not an object file: " + toString(Obj.takeError()));
   std::string Wanted = imageSectionName(I), SharedName = sharedBytesSectionName(I);
-  Expected<std::optional<FoundSection>> Stored = findSection(**Obj, Wanted, File);
+  Expected<std::optional<ElfSection>> Stored = findSection(**Obj, Wanted);
   if (!Stored)
     return Stored.takeError();
   if (!*Stored)
     return nullptr;
-  Expected<std::optional<FoundSection>> Shared = findSection(**Obj, SharedName, File);
+  Expected<std::optional<ElfSection>> Shared = findSection(**Obj, SharedName);
   if (!Shared)
     return Shared.takeError();
   std::unique_ptr<MemoryBuffer> Image;

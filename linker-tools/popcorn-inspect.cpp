@@ -238,7 +238,8 @@ static int printCallSites(StringRef Path, StringRef IsaName, StringRef Function)
       outs() << format("  %#llx id %016llx in %s%s%s: CFA = r%u%+d, frame %u%s%s\n",
                        C.return_address, C.id, (C.flags & POPCORN_SITE_LIBC) ? "libc " : "",
                        S.FunctionName.c_str(), Line.c_str(), S.Frame.cfa_register,
-                       S.Frame.cfa_offset, S.Frame.frame_size, (C.flags & POPCORN_SITE_COMPLETE) ? "" : " (incomplete)",
+                       S.Frame.cfa_offset, S.Frame.frame_size,
+                       (C.flags & POPCORN_SITE_COMPLETE) ? "" : " (incomplete)",
                        (C.flags & POPCORN_SITE_RETURNS_TWICE) ? " (setjmp)" : "");
       if (!S.Saved.empty()) {
         outs() << "    saved:";

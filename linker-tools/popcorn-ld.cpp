@@ -181,21 +181,19 @@ static std::unique_ptr<MemoryBuffer> withMetadata(const MemoryBuffer &Executable
       object::ObjectFile::createObjectFile(Executable.getMemBufferRef());
   if (!Obj)
     fail(toString(Obj.takeError()));
-  for (const object::SectionRef &Section : (*Obj)->sections()) {
-    Expected<StringRef> Name = Section.getName();
-    if (!Name || *Name != POPCORN_METADATA_SECTION) {
-      consumeError(Name.takeError());
-      continue;
-    }
-    if (Section.getSize() < Metadata.size())
-      fail(Twine(POPCORN_METADATA_SECTION) + " has " + Twine(Section.getSize()) +
+  Expected<std::optional<ElfSection>> Section = findSection(**Obj, POPCORN_METADATA_SECTION);
+  if (!Section)
+    fail(toString(Section.takeError()));
+  if (*Section) {
+    uint64_t Offset = (*Section)->Offset, Size = (*Section)->Contents.size();
+    if (Size < Metadata.size())
+      fail(Twine(POPCORN_METADATA_SECTION) + " has " + Twine(Size) +
            " bytes, the metadata needs " + Twine(Metadata.size()));
-    uint64_t Offset = object::ELFSectionRef(Section).getOffset();
     std::unique_ptr<WritableMemoryBuffer> Copy =
         WritableMemoryBuffer::getNewUninitMemBuffer(Executable.getBufferSize(),
                                                     Executable.getBufferIdentifier());
     memcpy(Copy->getBufferStart(), Executable.getBufferStart(), Executable.getBufferSize());
-    memset(Copy->getBufferStart() + Offset, 0, Section.getSize());
+    memset(Copy->getBufferStart() + Offset, 0, Size);
     memcpy(Copy->getBufferStart() + Offset, Metadata.data(), Metadata.size());
     return Copy;
   }

@@ -17,6 +17,9 @@
 // them into a reserved area, so the stack pointer at a call's return address
 // would differ from the one the record's frame size gives.
 //
+// Where no recorded call is in reach, popcorn-llc runs the three IR passes
+// among them again itself (codegen/CallFreeIRPasses.cpp).
+//
 // popcorn-llc passes them for the program; the libc records plugin sets them
 // for the files on libc's callback paths only (the rest of libc never holds
 // a frame that is rewritten).

@@ -64,12 +64,6 @@ inline std::string imageSectionName(Isa I) {
   return std::string(".popcorn.isa.") + std::string(info(I).Name);
 }
 
-// Name of the section listing the bytes that ISA's image leaves to the host
-// (popcorn/SharedBytes.h): ".popcorn.shared.aarch64".
-inline std::string sharedBytesSectionName(Isa I) {
-  return std::string(".popcorn.shared.") + std::string(info(I).Name);
-}
-
 } // namespace popcorn
 
 #endif

@@ -17,8 +17,13 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
+
+namespace llvm::object {
+class ObjectFile;
+}
 
 namespace popcorn {
 
@@ -54,6 +59,17 @@ stripIsaImages(llvm::MemoryBufferRef File);
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 removeSections(llvm::MemoryBufferRef File, llvm::ArrayRef<std::string> Names,
                bool StripAll = false);
+
+/// A section of an ELF file: where its bytes start in the file, and the bytes.
+struct ElfSection {
+  uint64_t Offset;
+  llvm::StringRef Contents;
+};
+
+/// Returns section Name of Obj, std::nullopt if Obj has none, or an error
+/// naming what is wrong with Obj.
+llvm::Expected<std::optional<ElfSection>> findSection(const llvm::object::ObjectFile &Obj,
+                                                      llvm::StringRef Name);
 
 /// Returns the ISA of an ELF file, or an error naming what is wrong with it.
 llvm::Expected<Isa> elfIsa(llvm::MemoryBufferRef File);
