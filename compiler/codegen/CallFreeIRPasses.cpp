@@ -39,7 +39,7 @@ namespace {
 
 // A call RecordCallSites gave a record: it carries the live values in a
 // deopt bundle.
-bool isRecordedCall(const Instruction &I) {
+bool hasDeoptRecord(const Instruction &I) {
   const auto *Call = dyn_cast<CallBase>(&I);
   return Call && Call->getOperandBundle(LLVMContext::OB_deopt);
 }
@@ -48,7 +48,7 @@ struct CallFreeLoopStrengthReduce : PassInfoMixin<CallFreeLoopStrengthReduce> {
   PreservedAnalyses run(Loop &L, LoopAnalysisManager &AM, LoopStandardAnalysisResults &AR,
                         LPMUpdater &U) {
     for (const BasicBlock *B : L.blocks())
-      if (any_of(*B, isRecordedCall)) {
+      if (any_of(*B, hasDeoptRecord)) {
         LLVM_DEBUG(dbgs() << "popcorn: no strength reduction of " << L.getName()
                           << ": it makes a recorded call\n");
         return PreservedAnalyses::all();
@@ -61,7 +61,7 @@ struct CallFreeFunctionPasses : PassInfoMixin<CallFreeFunctionPasses> {
   const TargetMachine *TM;
 
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &AM) {
-    if (any_of(instructions(F), isRecordedCall))
+    if (any_of(instructions(F), hasDeoptRecord))
       return PreservedAnalyses::all();
     LLVM_DEBUG(dbgs() << "popcorn: " << F.getName()
                       << " makes no recorded call: constant hoisting, CodeGenPrepare\n");

@@ -441,22 +441,21 @@ static LiveBlocks liveBlocksOf(Value *V) {
   return Live;
 }
 
-// No recorded call on a path from DefBB to Meet (DefBB dominates Meet).
-static bool callFreeBetween(BasicBlock *DefBB, BasicBlock *Meet,
-                            const SmallPtrSetImpl<const BasicBlock *> &CallBlocks) {
-  if (CallBlocks.count(DefBB))
-    return false;
-  SmallPtrSet<BasicBlock *, 32> Seen;
-  SmallVector<BasicBlock *, 32> Work(predecessors(Meet));
+// The blocks a path from DefBB reaches only after a recorded call (DefBB's
+// own included): one forward walk that never re-enters DefBB, each block
+// visited at most twice (before a call, after one).
+static SmallPtrSet<const BasicBlock *, 32>
+blocksAfterCall(BasicBlock *DefBB, const SmallPtrSetImpl<const BasicBlock *> &CallBlocks) {
+  SmallPtrSet<const BasicBlock *, 32> Before, After;
+  SmallVector<std::pair<BasicBlock *, bool>, 32> Work{{DefBB, false}};
   while (!Work.empty()) {
-    BasicBlock *BB = Work.pop_back_val();
-    if (BB == DefBB || !Seen.insert(BB).second)
-      continue;
-    if (CallBlocks.count(BB))
-      return false;
-    append_range(Work, predecessors(BB));
+    auto [BB, AfterCall] = Work.pop_back_val();
+    AfterCall |= CallBlocks.count(BB) != 0;
+    for (BasicBlock *Succ : successors(BB))
+      if (Succ != DefBB && (AfterCall ? After : Before).insert(Succ).second)
+        Work.push_back({Succ, AfterCall});
   }
-  return true;
+  return After;
 }
 
 // V's home: one slot for all the calls it crosses, written once, before
@@ -482,8 +481,9 @@ static AllocaInst *makeHome(Value *V, ArrayRef<CallInst *> Crossed, const ReadPl
     Meet = DT.findNearestCommonDominator(Meet, Call->getParent());
   for (auto &[BB, At] : Reads.ReadBefore)
     Meet = DT.findNearestCommonDominator(Meet, BB);
-  while (Meet != DefBB && (LI.getLoopFor(Meet) != LI.getLoopFor(DefBB) ||
-                           !callFreeBetween(DefBB, Meet, CallBlocks)))
+  SmallPtrSet<const BasicBlock *, 32> AfterCall = blocksAfterCall(DefBB, CallBlocks);
+  while (Meet != DefBB &&
+         (LI.getLoopFor(Meet) != LI.getLoopFor(DefBB) || AfterCall.count(Meet)))
     Meet = DT.getNode(Meet)->getIDom()->getBlock();
 
   IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
