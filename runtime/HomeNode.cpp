@@ -584,6 +584,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   RegisterSet Out;
   RewriteRequest Request{&__popcorn_metadata, &Registers, E.Machine,
                          threadPointerFor(E.Machine, Registers), Away, T->Scratch, T->MaxFrames};
+  Request.SignalReturn = signalReturnAddress();
   TraceSpan Departure(TraceKind::Leave);
   RewriteResult Result = rewriteStack(Request, Out);
   if (Result.Error != RewriteError::None)

@@ -41,9 +41,6 @@ extern const popcorn_metadata __popcorn_metadata;
 void popcorn_call_on_stack(void *Top, void (*Fn)(void *), void *Arg);
 [[noreturn]] void popcorn_resume(const RegisterSet *Registers);
 void popcorn_migration_point_slow(RegisterSet *Registers);
-// musl's signal return trampoline: the return address of a signal
-// handler's frame (the kernel's signal frame is above it).
-void __restore_rt();
 }
 
 namespace {
@@ -97,7 +94,7 @@ void checkStack(RegisterSet &Registers) {
       noteDepth(Depth + 1);
       return;
     case StepResult::NotACallSite:
-      if (Cursor.pc() == reinterpret_cast<uint64_t>(&__restore_rt)) {
+      if (Cursor.pc() == signalReturnAddress()) {
         __atomic_add_fetch(&Stats.Walks, 1, __ATOMIC_RELAXED);
         noteDepth(Depth + 1);
         return;
@@ -126,6 +123,7 @@ void runSelfTest(void *Arg) {
 
   RewriteRequest Request{&__popcorn_metadata, &Source, Here, Source.ThreadPointer,
                          T.Regions[1 - T.Current], T.Scratch, T.MaxFrames};
+  Request.SignalReturn = signalReturnAddress();
   RewriteResult Result;
   RegisterSet Middle, Out;
   int Landing = 1 - T.Current;
@@ -140,6 +138,7 @@ void runSelfTest(void *Arg) {
     if (Result.Error == RewriteError::None) {
       RewriteRequest Back{&__popcorn_metadata, &Middle, Here, Source.ThreadPointer,
                           T.Regions[T.Current], T.Scratch, T.MaxFrames};
+      Back.SignalReturn = Request.SignalReturn;
       Result = rewriteStack(Back, Out);
       Landing = T.Current;
     }

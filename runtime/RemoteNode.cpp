@@ -457,7 +457,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   int64_t Bias = int64_t(N.HomeStackImage) - int64_t(N.Home.Low);
   RewriteRequest Request{&__popcorn_metadata, &Registers, N.HomeMachine,
                          threadPointerFor(N.HomeMachine, Registers), N.Home, N.Scratch,
-                         N.MaxFrames, Bias};
+                         N.MaxFrames, Bias, signalReturnAddress()};
   TraceSpan Departure(TraceKind::Leave);
   RewriteResult Result = rewriteStack(Request, Out);
   if (Result.Error != RewriteError::None)

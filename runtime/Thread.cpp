@@ -11,6 +11,7 @@
 namespace popcorn {
 
 extern "C" const size_t __popcorn_pthread_size; // musl's sizeof(struct pthread)
+extern "C" void __restore_rt();
 
 namespace {
 constexpr uint64_t RuntimeStackBytes = 256 * 1024;
@@ -102,6 +103,8 @@ void carryObjectStack(const RegisterSet &Source, uint16_t Machine) {
   else
     *X86_64 = *AArch64;
 }
+
+uint64_t signalReturnAddress() { return reinterpret_cast<uint64_t>(&__restore_rt); }
 
 uint64_t threadPointerFor(uint16_t Machine, const RegisterSet &Current) {
   uint64_t Self = Current.ThreadPointer;

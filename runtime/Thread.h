@@ -31,6 +31,11 @@ ThreadState *currentThread();
 bool setUpStackRegions(ThreadState &T, const popcorn_metadata *Metadata,
                        RegisterSet &Source);
 
+/// Where a signal handler returns: musl's __restore_rt, at one address on
+/// every ISA (the layouts are aligned).  A rewrite refuses a stack that
+/// holds such a frame with a reason of its own (RewriteRequest).
+uint64_t signalReturnAddress();
+
 /// The thread pointer this thread has on ISA Machine: the same struct
 /// pthread, which x86-64's %fs points at and aarch64's tpidr_el0 just past.
 uint64_t threadPointerFor(uint16_t Machine, const RegisterSet &Current);

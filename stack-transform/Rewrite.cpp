@@ -19,7 +19,8 @@ const char *describe(RewriteError E) {
   switch (E) {
   case RewriteError::None: return "no error";
   case RewriteError::NoMetadata: return "the program has no migration metadata for one of the ISAs";
-  case RewriteError::NotACallSite: return "a frame on the stack is not at a recorded call site (code that cannot migrate, or a signal handler's frame)";
+  case RewriteError::NotACallSite: return "a frame on the stack is not at a recorded call site (code that cannot migrate)";
+  case RewriteError::SignalFrame: return "a signal handler is running: its frame and the kernel's signal frame are on the stack";
   case RewriteError::Incomplete: return "a frame's call site cannot be resumed after a rewrite";
   case RewriteError::VaListLive: return "a frame may hold a va_list, which points into the native stack";
   case RewriteError::NoDestinationSite: return "the destination ISA has no call site with the same ID";
@@ -193,7 +194,10 @@ RewriteResult rewriteStack(const RewriteRequest &Request, RegisterSet &Out) {
       if (Step == StepResult::Base)
         break;
       if (Step == StepResult::NotACallSite)
-        return {RewriteError::NotACallSite, N, Cursor.pc()};
+        return {Request.SignalReturn && Cursor.pc() == Request.SignalReturn
+                    ? RewriteError::SignalFrame
+                    : RewriteError::NotACallSite,
+                N, Cursor.pc()};
       if (Step == StepResult::UnknownRule)
         return {RewriteError::UnknownFrameRule, N, Cursor.pc()};
     }

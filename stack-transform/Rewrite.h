@@ -32,7 +32,9 @@ enum class RewriteError : uint8_t {
   None,
   NoMetadata,        // the program has no tables for one of the ISAs
   NotACallSite,      // a return address without a record (a frame of code
-                     // that cannot migrate, or a signal frame)
+                     // that cannot migrate)
+  SignalFrame,       // a signal handler's frame: the kernel's frame below it
+                     // holds registers no record describes
   Incomplete,        // a record that is not resumable
   VaListLive,        // a frame may hold a va_list into its native frame
   NoDestinationSite, // the destination ISA has no site with that ID
@@ -68,6 +70,9 @@ struct RewriteRequest {
   // Destination bytes are written at their address plus this: a buffer
   // standing in for a region of another process.
   int64_t WriteBias = 0;
+  // The return address of a signal handler's frame (libc's signal return
+  // trampoline, at one address on every ISA); 0 if unknown.
+  uint64_t SignalReturn = 0;
 };
 
 struct RewriteResult {

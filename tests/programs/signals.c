@@ -1,7 +1,10 @@
 /* Signal handlers: signal() and sigaction() with and without SA_SIGINFO,
- * raised synchronously; the handlers only record what they saw.  musl's
- * signal return trampoline (__restore_rt) must have one address on both
- * ISAs for this program to link at all. */
+ * raised synchronously; the handlers only record what they saw, but for
+ * one that calls a function with a loop: its migration points find a
+ * signal frame on the stack, where the thread cannot move (the rewrite
+ * refuses it with that reason), so a move waits for a point after the
+ * handler returns.  musl's signal return trampoline (__restore_rt) must
+ * have one address on both ISAs for this program to link at all. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +12,18 @@
 static volatile sig_atomic_t plain, with_info, info_code;
 
 static void on_usr1(int s) { plain = s; }
+
+static volatile long handler_sum;
+
+__attribute__((noinline)) static long sum_below(int n)
+{
+	long sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += (long)i * i % 7;
+	return sum;
+}
+
+static void on_usr1_calling(int s) { handler_sum += sum_below(1000 * s); }
 
 static void on_usr2(int s, siginfo_t *info, void *context)
 {
@@ -41,5 +56,10 @@ int main(void)
 	sigaction(SIGUSR1, &sa, 0);
 	raise(SIGUSR1);
 	printf("sigaction(): handler saw %s\n", plain == SIGUSR1 ? "SIGUSR1" : "something else");
+
+	signal(SIGUSR1, on_usr1_calling);
+	for (int i = 0; i < 20; i++)
+		raise(SIGUSR1);
+	printf("a handler that calls: sum %ld\n", handler_sum);
 	return 0;
 }

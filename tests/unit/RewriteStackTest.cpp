@@ -438,11 +438,13 @@ protected:
   std::vector<uint64_t> Blob = buildMetadata({&program(EmX86_64), &program(EmAArch64)});
   RegisterSet SourceRegs, Out, Expected;
   std::vector<FramePair> Scratch = std::vector<FramePair>(2048);
+  uint64_t SignalReturn = 0;
 
   RewriteResult rewrite(RegisterSet &Source, uint16_t To, const Region &Destination,
                         uint32_t MaxFrames = 2048) {
     RewriteRequest R{metadata(Blob), &Source, To, DestinationThreadPointer,
                      Destination.region(), Scratch.data(), MaxFrames};
+    R.SignalReturn = SignalReturn;
     std::memset(&Out, 0xdd, sizeof Out); // every field must be written
     return rewriteStack(R, Out);
   }
@@ -768,6 +770,22 @@ TEST_F(RewriteRefusal, ReturnAddressIsNotACallSite) {
   snapshot();
   expectRefusal(rewrite(SourceRegs, EmAArch64, Destination), RewriteError::NotACallSite, 1,
                 0x401111);
+}
+
+TEST_F(RewriteRefusal, SignalHandlerFrame) {
+  prepare(EmX86_64, ThreeFrames);
+  // The leaf is a signal handler: its return address is libc's signal
+  // return trampoline, and the kernel's signal frame is above it.
+  uint64_t LeafCfa = Source.High - 32 - 48;
+  Source.at(LeafCfa - 8) = 0x401800;
+  snapshot();
+  SignalReturn = 0x401800;
+  expectRefusal(rewrite(SourceRegs, EmAArch64, Destination), RewriteError::SignalFrame, 1,
+                0x401800);
+  // Any other address without a record is not taken for one.
+  SignalReturn = 0x401804;
+  expectRefusal(rewrite(SourceRegs, EmAArch64, Destination), RewriteError::NotACallSite, 1,
+                0x401800);
 }
 
 TEST_F(RewriteRefusal, IdMissingOnTheDestination) {
