@@ -14,7 +14,9 @@
 #      qemu-aarch64) and back at every N-th migration point;
 #   7. 1 again with the thread moving at random migration points (a fixed
 #      seed) to another x86-64 process (node 2), home, aarch64, home..., unless
-#      SOURCE has a line "// POPCORN-MIGRATE: no, REASON".
+#      SOURCE has a line "// POPCORN-MIGRATE: no, REASON"; at each point
+#      with probability 0.3, or P with a line "// POPCORN-MIGRATE-RANDOM: P"
+#      (a program with millions of points).
 #
 #   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
 #
@@ -108,7 +110,8 @@ for every in $migrate_periods; do
 	min=0
 done
 if ! grep -q '^// POPCORN-MIGRATE: no' "$src"; then
-	run_migrate x86_64-migrate-random 'random=0.3;seed=5;nodes=2,0,1,0' 0 ./prog || result=1
+	chance=$(sed -n 's,^// POPCORN-MIGRATE-RANDOM: *,,p' "$src")
+	run_migrate x86_64-migrate-random "random=${chance:-0.3};seed=5;nodes=2,0,1,0" 0 ./prog || result=1
 	migrated="$migrated x86_64-migrate-random"
 fi
 same_as_baseline "popcorn $opt" || result=1
