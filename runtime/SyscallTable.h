@@ -32,6 +32,16 @@ enum class Data : uint8_t {
   OutStat,     // the kernel's struct stat of the calling ISA
   InEpollEvent,   // one struct epoll_event, in the calling ISA's kernel layout
   OutEpollEvents, // argument Size holds the room in events, the result the count
+  InSembufs,      // struct sembuf (6 bytes, one layout): argument Size holds the count
+  InMessage,      // a System V message: its long type, then argument Size's bytes
+  OutMessage,     // likewise; the result is the count of bytes after the type
+  InSemid,        // the kernel's struct semid64_ds of the calling ISA
+  OutSemid,
+  // System V control calls, whose data depends on the command (argument 2
+  // of semctl, 1 of msgctl and shmctl): ipcControlData says what it is.
+  SemControl,
+  MsgControl,
+  ShmControl,
 };
 
 struct DataArg {
@@ -122,6 +132,9 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"getrandom", 318, 278, RunAt::Here, {{Data::Out, 0, 1}}, -1},
     {"rt_sigprocmask", 14, 135, RunAt::Here, {{Data::InFixed, 1, 8}, {Data::OutFixed, 2, 8}}, -1},
     {"rt_sigaction", 13, 134, RunAt::Here, {{Data::InFixed, 1, 32}, {Data::OutFixed, 2, 32}}, -1},
+    // The program's handlers run at home, on its alternate stack; a node's
+    // own is the runtime's (its page faults).  stack_t: one layout.
+    {"sigaltstack", 131, 132, RunAt::Home, {{Data::InFixed, 0, 24}, {Data::OutFixed, 1, 24}}, -1},
     {"sched_yield", 24, 124, RunAt::Here, {}, -1},
     {"uname", 63, 160, RunAt::Here, {{Data::OutFixed, 0, 390}}, -1},
     {"sched_getaffinity", 204, 123, RunAt::Here, {{Data::Out, 2, 1}}, -1},
@@ -147,6 +160,18 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"mincore", 27, 232, RunAt::Mapping, {}, -1},
     {"exit", 60, 93, RunAt::Exit, {}, -1},
     {"exit_group", 231, 94, RunAt::Exit, {}, -1},
+    // System V IPC: the kernel's objects are home's.  shmat is not here: a
+    // segment attached away from home would not be shared.
+    {"semget", 64, 190, RunAt::Home, {}, -1},
+    {"semop", 65, 193, RunAt::Home, {{Data::InSembufs, 1, 2}}, -1},
+    {"semtimedop", 220, 192, RunAt::Home, {{Data::InSembufs, 1, 2}, {Data::InFixed, 3, 16}}, -1},
+    {"semctl", 66, 191, RunAt::Home, {{Data::SemControl, 3, 4}}, -1},
+    {"msgget", 68, 186, RunAt::Home, {}, -1},
+    {"msgsnd", 69, 189, RunAt::Home, {{Data::InMessage, 1, 2}}, -1},
+    {"msgrcv", 70, 188, RunAt::Home, {{Data::OutMessage, 1, 2}}, -1},
+    {"msgctl", 71, 187, RunAt::Home, {{Data::MsgControl, 2, 0}}, -1},
+    {"shmget", 29, 194, RunAt::Home, {}, -1},
+    {"shmctl", 31, 195, RunAt::Home, {{Data::ShmControl, 2, 0}}, -1},
     {"kill", 62, 129, RunAt::SignalSelf, {}, -1},
     {"tkill", 200, 130, RunAt::SignalSelf, {}, -1},
     {"tgkill", 234, 131, RunAt::SignalSelf, {}, -1},
@@ -186,6 +211,48 @@ inline bool ioctlData(long Request, DataArg &D) {
     return true;
   }
   return false;
+}
+
+/// The data of System V control call D (a SemControl, MsgControl or
+/// ShmControl row's) for its command; false if it has none (IPC_RMID,
+/// SETVAL, ...).  semctl's GETALL and SETALL carry one short per semaphore:
+/// their byte count travels in argument D.Size, which semctl does not use
+/// (the node asks home for the count first).
+inline bool ipcControlData(const DataArg &D, const int64_t *Args, DataArg &Out) {
+  long Command = long(Args[D.Kind == Data::SemControl ? 2 : 1]);
+  enum { Set = 1, Stat = 2, Info = 3 };
+  switch (D.Kind) {
+  case Data::SemControl:
+    if (Command == Set || Command == Stat || Command == 18 || Command == 20) // SEM_STAT(_ANY)
+      Out = {Command == Set ? Data::InSemid : Data::OutSemid, D.Arg, 0};
+    else if (Command == Info || Command == 19) // SEM_INFO: struct seminfo
+      Out = {Data::OutFixed, D.Arg, 40};
+    else if ((Command == 13 || Command == 17) && Args[D.Size] > 0 && Args[D.Size] <= 0xffff)
+      Out = {Command == 13 ? Data::OutFixed : Data::InFixed, D.Arg, uint16_t(Args[D.Size])};
+    else
+      return false;
+    return true;
+  case Data::MsgControl: // struct msqid64_ds: one layout on both ISAs
+    if (Command == Set || Command == Stat || Command == 11 || Command == 13)
+      Out = {Command == Set ? Data::InFixed : Data::OutFixed, D.Arg, 120};
+    else if (Command == Info || Command == 12) // MSG_INFO: struct msginfo
+      Out = {Data::OutFixed, D.Arg, 32};
+    else
+      return false;
+    return true;
+  case Data::ShmControl: // struct shmid64_ds: one layout on both ISAs
+    if (Command == Set || Command == Stat || Command == 13 || Command == 15)
+      Out = {Command == Set ? Data::InFixed : Data::OutFixed, D.Arg, 112};
+    else if (Command == Info) // struct shminfo64
+      Out = {Data::OutFixed, D.Arg, 72};
+    else if (Command == 14) // SHM_INFO: struct shm_info
+      Out = {Data::OutFixed, D.Arg, 48};
+    else
+      return false;
+    return true;
+  default:
+    return false;
+  }
 }
 
 } // namespace popcorn

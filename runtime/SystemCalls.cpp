@@ -23,20 +23,24 @@ struct IoVec {
 
 void copy(void *To, const void *From, uint64_t N) { __builtin_memcpy(To, From, N); }
 
-// The data a row carries; ioctl's depends on its request.
+// The data a row carries; ioctl's and System V control calls' depend on
+// their command.
 unsigned dataOf(const SyscallRow &Row, const int64_t *Args, DataArg *Out) {
   if (Row.Where == RunAt::Ioctl)
     return ioctlData(Args[1], Out[0]) ? 1 : 0;
   unsigned N = 0;
-  for (const DataArg &D : Row.Data)
-    if (D.Kind != Data::None)
+  for (const DataArg &D : Row.Data) {
+    if (D.Kind == Data::SemControl || D.Kind == Data::MsgControl || D.Kind == Data::ShmControl)
+      N += ipcControlData(D, Args, Out[N]) ? 1 : 0;
+    else if (D.Kind != Data::None)
       Out[N++] = D;
+  }
   return N;
 }
 
 bool isOut(Data K) {
   return K == Data::Out || K == Data::OutFixed || K == Data::OutStat || K == Data::OutIovec ||
-         K == Data::OutEpollEvents;
+         K == Data::OutEpollEvents || K == Data::OutMessage || K == Data::OutSemid;
 }
 
 // Kernel open flags that differ: aarch64's value, x86-64's value.
@@ -60,28 +64,41 @@ long openFlags(long Flags, uint16_t From, uint16_t To) {
   return Out;
 }
 
-// The kernel's struct stat: x86-64 has its own, aarch64 the generic one.
-void convertStat(const uint8_t *From, uint16_t FromMachine, uint8_t *To, uint16_t ToMachine) {
-  if (FromMachine == ToMachine) {
-    copy(To, From, 144);
-    return;
-  }
+// A kernel structure that x86-64 lays out its own way and aarch64 the
+// generic way: where each field is on each ISA.
+struct Layout {
   struct Field {
     uint8_t X86, AArch64, Bytes;
   };
-  constexpr Field Fields[] = {{0, 0, 8},   {8, 8, 8},    {16, 20, 4}, {24, 16, 4},
-                              {28, 24, 4}, {32, 28, 4},  {40, 32, 8}, {48, 48, 8},
-                              {56, 56, 4}, {64, 64, 8},  {72, 72, 16}, {88, 88, 16},
-                              {104, 104, 16}};
-  for (unsigned I = 0; I < 144; I++)
-    To[I] = 0;
-  for (const Field &F : Fields) {
-    bool ToArm = ToMachine == EmAArch64;
-    copy(To + (ToArm ? F.AArch64 : F.X86), From + (ToArm ? F.X86 : F.AArch64), F.Bytes);
-  }
-}
+  uint8_t X86Bytes, AArch64Bytes;
+  Field Fields[13];
 
-uint64_t statBytes(uint16_t Machine) { return Machine == EmAArch64 ? 128 : 144; }
+  uint64_t bytes(uint16_t Machine) const {
+    return Machine == EmAArch64 ? AArch64Bytes : X86Bytes;
+  }
+};
+
+constexpr Layout StatLayout = {144, 128, {{0, 0, 8}, {8, 8, 8}, {16, 20, 4}, {24, 16, 4},
+                                          {28, 24, 4}, {32, 28, 4}, {40, 32, 8}, {48, 48, 8},
+                                          {56, 56, 4}, {64, 64, 8}, {72, 72, 16}, {88, 88, 16},
+                                          {104, 104, 16}}};
+// struct semid64_ds: x86-64 has a padding word after each time.
+constexpr Layout SemidLayout = {104, 88, {{0, 0, 48}, {48, 48, 8}, {64, 56, 8}, {80, 64, 8}}};
+constexpr uint64_t MaxLayoutBytes = 144;
+
+void convert(const Layout &L, const uint8_t *From, uint16_t FromMachine, uint8_t *To,
+             uint16_t ToMachine) {
+  if (FromMachine == ToMachine) {
+    copy(To, From, L.bytes(FromMachine));
+    return;
+  }
+  for (unsigned I = 0; I < L.bytes(ToMachine); I++)
+    To[I] = 0;
+  bool ToArm = ToMachine == EmAArch64;
+  for (const Layout::Field &F : L.Fields)
+    if (F.Bytes)
+      copy(To + (ToArm ? F.AArch64 : F.X86), From + (ToArm ? F.X86 : F.AArch64), F.Bytes);
+}
 
 // The kernel's struct epoll_event: packed on x86-64 (the 64-bit data at
 // offset 4, 12 bytes), naturally aligned on aarch64 (offset 8, 16 bytes).
@@ -145,6 +162,25 @@ long remoteMincore(const long *A) {
   return 0;
 }
 
+// semctl's GETALL and SETALL carry a short per semaphore; how many is
+// home's to say first (IPC_STAT), and travels in an argument semctl does
+// not use (ipcControlData).
+long remoteSemctl(int RowIndex, const long *A) {
+  long Command = A[2] & 0xff;
+  if (Command != 13 && Command != 17) // GETALL, SETALL
+    return forward(RowIndex, A);
+  uint8_t Semid[MaxLayoutBytes];
+  long Stat[SyscallArguments] = {A[0], 0, 2 /* IPC_STAT */, long(Semid)};
+  long R = forward(RowIndex, Stat);
+  if (sys::failed(R))
+    return R;
+  const Layout::Field &Count = SemidLayout.Fields[3]; // sem_nsems
+  uint64_t Semaphores = 0;
+  copy(&Semaphores, Semid + (Here == EmAArch64 ? Count.AArch64 : Count.X86), Count.Bytes);
+  long Args[SyscallArguments] = {A[0], A[1], A[2], A[3], long(2 * Semaphores)};
+  return forward(RowIndex, Args);
+}
+
 long forward(int RowIndex, const long *A) {
   NodeState &N = node();
   const SyscallRow &Row = SyscallRows[RowIndex];
@@ -177,6 +213,23 @@ long forward(int RowIndex, const long *A) {
     case Data::InEpollEvent:
       Bytes = epollEventBytes(Here);
       break;
+    case Data::InSemid:
+      Bytes = SemidLayout.bytes(Here);
+      break;
+    case Data::InSembufs:
+      if (uint64_t(A[D.Size]) > Room / 6)
+        return -EINVAL_;
+      Bytes = 6 * uint64_t(A[D.Size]);
+      break;
+    case Data::InMessage:
+      if (uint64_t(A[D.Size]) > Room - 8)
+        return -EINVAL_;
+      Bytes = 8 + uint64_t(A[D.Size]);
+      break;
+    case Data::OutMessage:
+      M.Args[D.Size] = uint64_t(A[D.Size]) < SyscallDataBytes - 8 ? A[D.Size]
+                                                                 : int64_t(SyscallDataBytes - 8);
+      continue;
     case Data::OutEpollEvents:
       M.Args[D.Size] = uint64_t(A[D.Size]) < MaxEpollEvents ? A[D.Size] : int64_t(MaxEpollEvents);
       continue;
@@ -303,6 +356,7 @@ long remoteSyscall(long Number, const long *A) {
     return R;
   }
   case RunAt::Home:
+    return Number == sys::Semctl ? remoteSemctl(RowIndex, A) : forward(RowIndex, A);
   case RunAt::Ioctl:
     return forward(RowIndex, A);
   }
@@ -334,7 +388,9 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     uint8_t *At;
     uint64_t Room;
   } Outs[2] = {};
-  uint8_t StatBuffer[144], EpollEvent[16];
+  // A structure with a layout per ISA, in home's layout (Kernel), and one
+  // the node sent, converted (EpollEvent, SemidIn).
+  uint8_t Kernel[MaxLayoutBytes], EpollEvent[16], SemidIn[MaxLayoutBytes];
   uint64_t OutUsed = 0;
   for (unsigned I = 0; I < Count; I++) {
     const DataArg &D = Ds[I];
@@ -354,6 +410,19 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     case Data::InEpollEvent:
       Size = epollEventBytes(Machine);
       break;
+    case Data::InSemid:
+      Size = SemidLayout.bytes(Machine);
+      break;
+    case Data::InSembufs:
+      if (uint64_t(M.Args[D.Size]) > InBytes / 6)
+        return false;
+      Size = 6 * uint64_t(M.Args[D.Size]);
+      break;
+    case Data::InMessage:
+      if (uint64_t(M.Args[D.Size]) > InBytes)
+        return false;
+      Size = 8 + uint64_t(M.Args[D.Size]);
+      break;
     case Data::String:
       Size = 1;
       while (Offset + Size <= InBytes && In[Offset + Size - 1])
@@ -363,16 +432,21 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     case Data::OutIovec:
     case Data::OutFixed:
     case Data::OutStat:
+    case Data::OutSemid:
+    case Data::OutMessage:
     case Data::OutEpollEvents: {
-      if (D.Kind == Data::OutEpollEvents && uint64_t(M.Args[D.Size]) > MaxEpollEvents)
+      if ((D.Kind == Data::OutEpollEvents && uint64_t(M.Args[D.Size]) > MaxEpollEvents) ||
+          (D.Kind == Data::OutMessage && uint64_t(M.Args[D.Size]) > SyscallDataBytes))
         return false;
+      bool Laid = D.Kind == Data::OutStat || D.Kind == Data::OutSemid;
       uint64_t Room = D.Kind == Data::OutFixed         ? D.Size
-                      : D.Kind == Data::OutStat        ? sizeof StatBuffer
+                      : Laid                           ? sizeof Kernel
                       : D.Kind == Data::OutEpollEvents ? uint64_t(M.Args[D.Size]) * 16
+                      : D.Kind == Data::OutMessage     ? 8 + uint64_t(M.Args[D.Size])
                                                        : uint64_t(M.Args[D.Size]);
       if (Room > SyscallDataBytes - OutUsed)
         return false;
-      Outs[I] = {D.Kind == Data::OutStat ? StatBuffer : Out + OutUsed, Room};
+      Outs[I] = {Laid ? Kernel : Out + OutUsed, Room};
       OutUsed += Room;
       Args[D.Arg] = long(Outs[I].At);
       if (D.Kind == Data::OutIovec) {
@@ -391,6 +465,10 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     if (D.Kind == Data::InEpollEvent) {
       convertEpollEvents(In + Offset, Machine, EpollEvent, Here, 1);
       Args[D.Arg] = long(EpollEvent);
+    }
+    if (D.Kind == Data::InSemid) {
+      convert(SemidLayout, In + Offset, Machine, SemidIn, Here);
+      Args[D.Arg] = long(SemidIn);
     }
     if (D.Kind == Data::InIovec) {
       Single = {uint64_t(In + Offset), Size};
@@ -429,7 +507,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
   // The outputs, each as its length and its bytes.
   uint8_t *Reply = Out + OutUsed;
   uint64_t ReplyBytes = 0;
-  uint8_t Converted[144];
+  uint8_t Converted[MaxLayoutBytes];
   for (unsigned I = 0; I < Count; I++) {
     const DataArg &D = Ds[I];
     if (!isOut(D.Kind) || !Args[D.Arg])
@@ -438,11 +516,14 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     uint64_t Bytes = Outs[I].Room;
     if (D.Kind == Data::Out || D.Kind == Data::OutIovec)
       Bytes = Result > 0 ? (uint64_t(Result) < Bytes ? uint64_t(Result) : Bytes) : 0;
-    if (D.Kind == Data::OutStat) {
-      convertStat(StatBuffer, Here, Converted, Machine);
+    if (D.Kind == Data::OutStat || D.Kind == Data::OutSemid) {
+      const Layout &L = D.Kind == Data::OutStat ? StatLayout : SemidLayout;
+      convert(L, Kernel, Here, Converted, Machine);
       From = Converted;
-      Bytes = Result == 0 ? statBytes(Machine) : 0;
+      Bytes = Result >= 0 ? L.bytes(Machine) : 0;
     }
+    if (D.Kind == Data::OutMessage)
+      Bytes = Result >= 0 && uint64_t(Result) <= Bytes - 8 ? 8 + uint64_t(Result) : 0;
     uint64_t Events = 0;
     if (D.Kind == Data::OutEpollEvents) {
       Events = Result > 0 ? uint64_t(Result) : 0;
