@@ -20,8 +20,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FrameCursor.h"
+#include "NodeState.h"
 #include "Report.h"
 #include "Syscall.h"
+#include "Thread.h"
 
 using namespace popcorn;
 
@@ -35,9 +37,24 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here);
 namespace {
 
 // Word 12 of __jmp_buf: free on both ISAs (aarch64 stores x19-x30 at 0-11,
-// sp at 13, d8-d15 at 14-21; x86-64 uses 0-7).  ISA in the low 16 bits,
-// the caller's depth from the thread's base above; 0: not noted.
+// sp at 13, d8-d15 at 14-21; x86-64 uses 0-7).  ISA in the low 15 bits,
+// FromSigsetjmp, the caller's depth from the thread's base above; 0: not
+// noted.
 constexpr unsigned NoteWord = 12;
+constexpr uint64_t FromSigsetjmp = 1 << 15, MachineBits = FromSigsetjmp - 1;
+
+// sigsetjmp (musl's */sigsetjmp.s, in the sigjmp_buf layout of
+// libc-patches) calls setjmp after keeping its caller's return address in
+// word 22 and the caller's %rbx / x19, which it uses, in word 24: setjmp's
+// caller is then sigsetjmp, and the frame to note is sigsetjmp's caller.
+// Word 23 holds the signal mask a siglongjmp restores.
+constexpr unsigned SigsetjmpReturnWord = 22, SigsetjmpMaskWord = 23, SigsetjmpSavedWord = 24;
+#if defined(__x86_64__)
+constexpr uint16_t SigsetjmpSavedDwarf = 3; // rbx
+#else
+constexpr uint16_t SigsetjmpSavedDwarf = 19; // x19
+#endif
+extern "C" __attribute__((weak)) int __sigsetjmp(uint64_t *, int);
 
 struct BufferLayout {
   unsigned Sp, Pc;
@@ -68,6 +85,23 @@ RegisterSet registersOf(const uint64_t *Buffer) {
   return R;
 }
 
+// Whether setjmp was called by sigsetjmp, from the return address it saved.
+bool calledBySigsetjmp(const uint64_t *Buffer) {
+  uint64_t Start = uint64_t(&__sigsetjmp), Pc = Buffer[layoutOf(sys::Here).Pc];
+  return Start && Pc > Start && Pc - Start < 64;
+}
+
+// The registers of the frame that called setjmp or sigsetjmp, at its
+// return address.
+RegisterSet callerRegisters(const uint64_t *Buffer, bool Sigsetjmp) {
+  RegisterSet R = registersOf(Buffer);
+  if (Sigsetjmp) {
+    R.Pc = Buffer[SigsetjmpReturnWord];
+    R.Gpr[SigsetjmpSavedDwarf] = Buffer[SigsetjmpSavedWord];
+  }
+  return R;
+}
+
 // Frames from the cursor's to the thread's base, the cursor's included; 0
 // if the walk fails.
 uint64_t depthFrom(FrameCursor Cursor) {
@@ -89,22 +123,75 @@ uint64_t depthFrom(FrameCursor Cursor) {
   sys::exitGroup(134);
 }
 
+// The native stack region the thread runs on and its other region, where
+// a buffer set before a move points (empty if that is another ISA's);
+// false if the thread never moved.
+bool stackRegions(StackRegion &Current, StackRegion &Other) {
+  NodeState &N = node();
+  if (N.Remote) {
+    Current = N.Away;
+    Other = N.HomeMachine == sys::Here ? N.Home : StackRegion{0, 0};
+    return true;
+  }
+  ThreadState *T = currentThread();
+  if (!T || !T->RegionsReady)
+    return false;
+  Current = T->Regions[T->Current];
+  Other = T->Regions[1 - T->Current];
+  return true;
+}
+
+bool contains(const StackRegion &R, uint64_t A) { return A >= R.Low && A < R.High; }
+
+// A longjmp from a signal handler, whose walk cannot reach the base, to a
+// buffer of this ISA set on the thread's other stack region, before a
+// move.  A rewrite for the same ISA lays the frames out from the region's
+// top with the same sizes, so each frame is at the same distance from the
+// top in both regions: the buffer's stack addresses move by the regions'
+// difference, and a walk from the moved frame must reach the base in
+// Depth frames.  Null if the buffer is usable now, else why not.
+const char *moveBufferToCurrentStack(uint64_t *Buffer, uint16_t Machine, bool Sigsetjmp,
+                                     uint64_t Depth, const IsaTables &Tables) {
+  if (Machine != sys::Here)
+    return "from a signal handler, to a setjmp made on another ISA before the move";
+  StackRegion Current, Other;
+  BufferLayout L = layoutOf(Machine);
+  if (!stackRegions(Current, Other) || contains(Current, Buffer[L.Sp]))
+    return nullptr;
+  if (!contains(Other, Buffer[L.Sp]))
+    return "from a signal handler, to a setjmp made on another ISA before the move";
+  uint64_t Delta = Current.High - Other.High;
+  for (unsigned I = 0; I < NoteWord; I++) // the saved registers and sp
+    if (I != L.Pc && contains(Other, Buffer[I]))
+      Buffer[I] += Delta;
+  const unsigned Beyond[] = {L.Sp, SigsetjmpSavedWord};
+  for (unsigned I : Beyond)
+    if (I > NoteWord && contains(Other, Buffer[I]))
+      Buffer[I] += Delta;
+  RegisterSet Moved = callerRegisters(Buffer, Sigsetjmp);
+  if (depthFrom(FrameCursor(Tables, Moved)) != Depth)
+    return "from a signal handler: the frame that called setjmp is not found after the move";
+  return nullptr;
+}
+
 } // namespace
 
 int __popcorn_note_setjmp(uint64_t *Buffer) {
   IsaTables Tables(&__popcorn_metadata, sys::Here);
   uint64_t Depth = 0;
+  bool Sigsetjmp = calledBySigsetjmp(Buffer);
   if (Tables.valid()) {
-    RegisterSet R = registersOf(Buffer);
+    RegisterSet R = callerRegisters(Buffer, Sigsetjmp);
     Depth = depthFrom(FrameCursor(Tables, R));
   }
-  Buffer[NoteWord] = Depth ? (Depth << 16 | sys::Here) : 0;
+  Buffer[NoteWord] = Depth ? (Depth << 16 | (Sigsetjmp ? FromSigsetjmp : 0) | sys::Here) : 0;
   return 0;
 }
 
 void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   uint64_t Note = Buffer[NoteWord];
-  uint16_t Machine = uint16_t(Note);
+  uint16_t Machine = uint16_t(Note & MachineBits);
+  bool Sigsetjmp = Note & FromSigsetjmp;
   uint64_t Depth = Note >> 16;
   if (!Machine || !Depth)
     return; // set where popcorn could not walk: musl's longjmp as it is
@@ -112,7 +199,8 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   IsaTables Tables(&__popcorn_metadata, sys::Here), Then(&__popcorn_metadata, Machine);
   if (!Tables.valid() || !Then.valid())
     cannotJump("no migration metadata");
-  const popcorn_call_site *SetjmpThen = Then.siteAt(Buffer[layoutOf(Machine).Pc]);
+  const popcorn_call_site *SetjmpThen =
+      Then.siteAt(Sigsetjmp ? Buffer[SigsetjmpReturnWord] : Buffer[layoutOf(Machine).Pc]);
   const popcorn_call_site *SetjmpHere = SetjmpThen ? Tables.siteWithId(SetjmpThen->id) : nullptr;
   if (!SetjmpHere)
     cannotJump("the setjmp call has no record");
@@ -122,10 +210,13 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   uint64_t Total = depthFrom(FrameCursor(Tables, Current));
   // A walk from here that cannot reach the base passes through a frame
   // with no record: a signal handler's, above the kernel's signal frame
-  // (no move crosses one).  A buffer of this ISA is then taken as it is,
-  // as musl takes it.
-  if (!Total && Machine == sys::Here)
+  // (no move crosses one).  A buffer of this ISA is then taken as musl
+  // takes it, on the stack the thread now runs on.
+  if (!Total) {
+    if (const char *Why = moveBufferToCurrentStack(Buffer, Machine, Sigsetjmp, Depth, Tables))
+      cannotJump(Why);
     return;
+  }
   if (Total < Depth)
     cannotJump("the frame that called setjmp has returned");
   FrameCursor Cursor(Tables, Current);
@@ -148,5 +239,9 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   Out.Sp = Cursor.cfa() - Tables.frame(*SetjmpHere).frame_size;
   Out.Pc = SetjmpHere->return_address;
   Out.Gpr[0] = uint64_t(Value ? Value : 1); // rax, x0
+  // The thread resumes in sigsetjmp's caller, not in sigsetjmp, which
+  // would restore the signal mask it saved: done here.
+  if (Sigsetjmp)
+    sys::call6(sys::RtSigprocmask, 2 /* SIG_SETMASK */, long(&Buffer[SigsetjmpMaskWord]), 0, 8);
   popcorn_resume(&Out);
 }

@@ -245,6 +245,14 @@ int moveTo(RegisterSet &Registers, int Target) {
     errno = ENOTSUP;
     return -1;
   }
+  // The program's SIGSEGV handler, run by the node's own on its signal
+  // stack (RemoteNode.cpp): its frame would be refused, and a page fault
+  // on the runtime's stack would be delivered over it, at the signal
+  // stack's top.
+  if (N.Remote && N.SignalStack.contains(Registers.Sp)) {
+    errno = EAGAIN;
+    return -1;
+  }
   uint8_t *Stack = N.Remote ? N.RuntimeStackTop : nullptr;
   if (!Stack) {
     ThreadState *T = currentThread();

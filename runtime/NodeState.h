@@ -76,6 +76,7 @@ struct NodeState {
   StackRegion Home, Away;
   uint8_t *HomeStackImage; // where a rewrite for home writes Home's bytes
   uint8_t *RuntimeStackTop;
+  AddressRange SignalStack; // its SIGSEGV handler's, which brings pages in
   FramePair *Scratch;
   uint32_t MaxFrames;
   int HomePid;

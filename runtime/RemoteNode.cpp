@@ -191,7 +191,25 @@ void onFault(int, siginfo_t *Info, void *Context) {
     }
   }
   // Not a page of home's, or one home does not have: the program's own
-  // fault, which ends it as it would natively.
+  // fault.  Its handler, if it has one, runs here, on this node's signal
+  // stack: one address on every ISA, and the ucontext is this ISA's, as the
+  // handler's code is.  SIGSEGV itself stays unblocked (the handler's own
+  // pages come in through it); the rest of its mask is blocked until the
+  // handler returns (to the faulting instruction) or jumps out.
+  KernelSigaction Program = ProgramFaultAction;
+  if (Program.Handler > 1 /* SIG_DFL, SIG_IGN */) {
+    constexpr uint64_t SaSiginfo = 4, SaResethand = 0x80000000;
+    if (Program.Flags & SaResethand)
+      ProgramFaultAction = KernelSigaction{};
+    uint64_t Mask = Program.Mask & ~(uint64_t(1) << (SIGSEGV - 1));
+    sys::call6(sys::RtSigprocmask, SIG_BLOCK, long(&Mask), 0, 8);
+    if (Program.Flags & SaSiginfo)
+      reinterpret_cast<void (*)(int, siginfo_t *, void *)>(Program.Handler)(SIGSEGV, Info,
+                                                                            Context);
+    else
+      reinterpret_cast<void (*)(int)>(Program.Handler)(SIGSEGV);
+    return;
+  }
   {
     Line L;
     L << "popcorn: node " << uint64_t(N.Self) << ": segmentation fault at ";
@@ -219,6 +237,7 @@ void installFaultHandler() {
   if (!AltStack || sys::call6(sys::Sigaltstack, long(&Alt), 0) ||
       sys::call6(sys::RtSigaction, SIGSEGV, long(&Action), 0, 8))
     fail("cannot install the page-fault handler");
+  node().SignalStack = {uint64_t(AltStack), uint64_t(AltStack) + SignalStackBytes};
 }
 
 enum class Segment { Shared, Private, Outside };

@@ -11,6 +11,8 @@
 
 namespace popcorn {
 
+KernelSigaction ProgramFaultAction;
+
 namespace {
 constexpr long ENOSYS_ = 38, EINVAL_ = 22, ENOTTY_ = 25, ENOMEM_ = 12, ENAMETOOLONG_ = 36;
 constexpr int64_t Null = -1; // a null pointer argument in a message
@@ -146,6 +148,8 @@ void touchData(const SyscallRow &Row, const long *A) {
 }
 
 long forward(int RowIndex, const long *A);
+
+constexpr long SignalFault = 11; // SIGSEGV
 
 // Whether home's pages are in memory is home's to say, and worth no page
 // of data per call: home checks that the range is mapped (msync fails
@@ -326,8 +330,15 @@ long remoteSyscall(long Number, const long *A) {
   const SyscallRow &Row = SyscallRows[RowIndex];
   switch (Row.Where) {
   case RunAt::Here:
-    if (Number == sys::RtSigaction && A[0] == 11) // SIGSEGV brings pages in
-      return 0;
+    if (Number == sys::RtSigaction && A[0] == SignalFault) {
+      // This node's SIGSEGV brings pages in: the program's action is kept
+      // for it, and home's kernel gets it for when the thread is back.
+      long R = forward(RowIndex, A);
+      if (!sys::failed(R) && A[1])
+        copy(&ProgramFaultAction, reinterpret_cast<const void *>(A[1]),
+             sizeof ProgramFaultAction);
+      return R;
+    }
     touchData(Row, A);
     return sys::call6(Number, A[0], A[1], A[2], A[3], A[4], A[5]);
   case RunAt::SignalSelf:

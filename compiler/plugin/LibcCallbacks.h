@@ -53,6 +53,9 @@ inline const LibcCallbackPath LibcCallbackPaths[] = {
     {"thread/pthread_key_create.c", {"__pthread_tsd_run_dtors"}},
     {"thread/pthread_once.c", {"__pthread_once", "__pthread_once_full"}},
     {"thread/call_once.c", {"call_once"}},
+    // No callback, but a walk from longjmp (runtime/LongJump.cpp) must
+    // cross siglongjmp's frame: its call to longjmp gets a record.
+    {"signal/siglongjmp.c", {"siglongjmp", "longjmp", "_longjmp"}},
 };
 
 } // namespace popcorn

@@ -43,7 +43,8 @@ static const StringSet<> &libcFunctions() {
 // Nothing calls back from these, but their calls keep records: a longjmp
 // after a move finds its setjmp's frame by the setjmp call's ID, walking
 // the stack from the longjmp call (runtime/LongJump.cpp).
-static const char *const LibcFunctionsJumping[] = {"setjmp", "_setjmp", "longjmp", "_longjmp"};
+static const char *const LibcFunctionsJumping[] = {
+    "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp"};
 
 bool neverCallsBack(const Function &F) {
   return F.isDeclaration() && libcFunctions().contains(F.getName()) &&

@@ -16,7 +16,9 @@
 #      seed) to another x86-64 process (node 2), home, aarch64, home..., unless
 #      SOURCE has a line "// POPCORN-MIGRATE: no, REASON"; at each point
 #      with probability 0.3, or P with a line "// POPCORN-MIGRATE-RANDOM: P"
-#      (a program with millions of points).
+#      (a program with millions of points).  A line
+#      "// POPCORN-MIGRATE-NODES: LIST, REASON" sets the cycle of nodes of 6
+#      and 7 instead (e.g. 2,0: x86-64 processes only).
 #
 #   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
 #
@@ -102,16 +104,17 @@ for mode in same roundtrip; do
 done
 
 migrate_periods=$(sed -n 's,^// POPCORN-MIGRATE-EVERY: *,,p' "$src")
+migrate_nodes=$(sed -n 's|^// POPCORN-MIGRATE-NODES: *\([0-9,]*[0-9]\).*|\1|p' "$src")
 migrated=
 min=1
 for every in $migrate_periods; do
-	run_migrate "x86_64-migrate-$every" "every=$every;nodes=1,0" $min ./prog || result=1
+	run_migrate "x86_64-migrate-$every" "every=$every;nodes=${migrate_nodes:-1,0}" $min ./prog || result=1
 	migrated="$migrated x86_64-migrate-$every"
 	min=0
 done
 if ! grep -q '^// POPCORN-MIGRATE: no' "$src"; then
 	chance=$(sed -n 's,^// POPCORN-MIGRATE-RANDOM: *,,p' "$src")
-	run_migrate x86_64-migrate-random "random=${chance:-0.3};seed=5;nodes=2,0,1,0" 0 ./prog || result=1
+	run_migrate x86_64-migrate-random "random=${chance:-0.3};seed=5;nodes=${migrate_nodes:-2,0,1,0}" 0 ./prog || result=1
 	migrated="$migrated x86_64-migrate-random"
 fi
 same_as_baseline "popcorn $opt" || result=1

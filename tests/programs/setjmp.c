@@ -1,7 +1,11 @@
 // POPCORN-MIGRATE-EVERY: 1 3
 /* setjmp/longjmp within one function, from called functions back to main,
- * and nested jump buffers. */
+ * and nested jump buffers; sigsetjmp/siglongjmp with and without the
+ * signal mask, the jump made from a deeper frame (after the thread moved,
+ * the buffer is of another ISA or stack region: the runtime finds the
+ * frame, and restores the mask that sigsetjmp's own return would). */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 
 static jmp_buf main_env;
@@ -71,6 +75,14 @@ static int nested(void)
 	return stage;
 }
 
+static void jump_from_below(sigjmp_buf *env, int levels, int value)
+{
+	if (levels == 0)
+		siglongjmp(*env, value);
+	jump_from_below(env, levels - 1, value);
+	printf("never printed\n");
+}
+
 int main(void)
 {
 	volatile int attempts = 0;
@@ -101,5 +113,20 @@ int main(void)
 		siglongjmp(senv, count);
 	}
 	printf("siglongjmp count %d\n", count);
+	/* sigsetjmp saving the mask: the mask blocked after it is undone */
+	sigset_t block, now;
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	static sigjmp_buf mask_env;
+	volatile int jumps = 0;
+	r = sigsetjmp(mask_env, 1);
+	sigprocmask(SIG_BLOCK, 0, &now);
+	printf("sigsetjmp(1) returned %d, SIGUSR1 %s\n", r,
+	       sigismember(&now, SIGUSR1) ? "blocked" : "unblocked");
+	if (jumps < 3) {
+		jumps++;
+		sigprocmask(SIG_BLOCK, &block, 0);
+		jump_from_below(&mask_env, 4, jumps);
+	}
 	return 0;
 }

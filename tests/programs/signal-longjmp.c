@@ -1,4 +1,4 @@
-// POPCORN-MIGRATE: no, a fault the program handles itself ends the program on a remote node (its handlers run at home; a fault is not a migration point)
+// POPCORN-MIGRATE-EVERY: 1
 /* longjmp (not siglongjmp) out of a SIGSEGV handler, as gnulib's sigsegv
  * tests do: the walk from the handler cannot reach the thread's base
  * through the kernel's signal frame, and the jump must still land. */
