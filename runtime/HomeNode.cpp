@@ -481,6 +481,7 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
       if (node().SignalledMigration)
         __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       Arrival.finish();
+      returnSignals(M.SignalMask, M.PendingSignals);
       if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
         Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
                << " refused it";
@@ -579,7 +580,9 @@ int migrateAway(RegisterSet &Registers, int Target) {
   // What the program printed so far reaches its files now, in order: if
   // the node fails while the thread is there, no earlier output is lost
   // with the copy of stdio's buffers the thread took along.
+  int ProgramErrno = errno; // the thread takes it along: a point leaves it as it was
   fflush(nullptr);
+  errno = ProgramErrno;
   const StackRegion &Away = T->Regions[1];
   RegisterSet Out;
   RewriteRequest Request{&__popcorn_metadata, &Registers, E.Machine,
@@ -587,8 +590,10 @@ int migrateAway(RegisterSet &Registers, int Target) {
   Request.SignalReturn = signalReturnAddress();
   TraceSpan Departure(TraceKind::Leave);
   RewriteResult Result = rewriteStack(Request, Out);
-  if (Result.Error != RewriteError::None)
+  if (Result.Error != RewriteError::None) {
+    N.LastRefusal = Result;
     return EAGAIN;
+  }
   Departure.mark();
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
   carryObjectStack(Registers, E.Machine);
@@ -600,7 +605,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   N.Migrations++;
   N.ThreadAway = true;
   N.ThreadNode = Target; // ready since its Ready: steering may signal it
-  if (!forgetChangedPages(Target, E.Link) ||
+  if (!forgetChangedPages(Target, E.Link) || !leaveSignals(Target, E.Link, M.SignalMask) ||
       !E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
                     uint32_t(Away.High - Out.Sp)))
     nodeDied(E, Target);

@@ -52,6 +52,9 @@ enum class MessageType : uint32_t {
   Forget,
   // Node -> home: its trace events (Trace.h).
   TraceEvents,
+  // Home -> node, before Migrate: the program's action for each signal,
+  // when they changed since the node last had them (SignalState.h).
+  SignalActions,
 };
 
 struct MessageHeader {
@@ -104,6 +107,7 @@ struct HelloMessage {
 struct MigrateMessage {
   RegisterSet Registers;
   StackRegion Away, Home;
+  uint64_t SignalMask; // the thread's
 };
 
 struct PageMessage {
@@ -154,6 +158,8 @@ struct ReturnHomeMessage {
   RegisterSet Registers;
   uint32_t Next;
   uint32_t Pad;
+  uint64_t SignalMask;     // the thread's
+  uint64_t PendingSignals; // raised on the node while blocked there
 };
 
 struct ExitMessage {

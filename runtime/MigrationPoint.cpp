@@ -276,15 +276,30 @@ extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
     Registers->Gpr[0] = uint64_t(int64_t(moveTo(*Registers, N.RequestedNode)));
     return;
   }
+  // A point the program did not ask for must leave its errno as it was
+  // (a refused move sets it).
+  int ProgramErrno = errno;
   if (Config.Run == Mode::Migrate) {
     // Cleared before the triggers are read: a signal arriving meanwhile
     // sets it again.
     if (!triggersSet())
       __popcorn_migration_pending = 0;
     int Target = triggeredDestination(*Registers);
-    if (Target >= 0 && moveTo(*Registers, Target) && Config.Verbose)
-      Line() << "popcorn: the thread stays on node " << uint64_t(N.Self) << ", not to node "
-             << uint64_t(Target) << ": " << strerror(errno);
+    N.LastRefusal.Error = RewriteError::None;
+    bool Stays = Target >= 0 && moveTo(*Registers, Target);
+    if (Stays && Config.Verbose) {
+      Line L;
+      L << "popcorn: the thread stays on node " << uint64_t(N.Self) << ", not to node "
+        << uint64_t(Target) << ": ";
+      if (N.LastRefusal.Error == RewriteError::None) {
+        L << strerror(errno);
+      } else {
+        L << describe(N.LastRefusal.Error) << " (frame " << uint64_t(N.LastRefusal.Frames)
+          << ", pc ";
+        L.hex(N.LastRefusal.Pc) << ")";
+      }
+    }
+    errno = ProgramErrno;
     return;
   }
   if (Config.Run == Mode::CheckUnwind) {
@@ -302,4 +317,5 @@ extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
   SelfTestJob Job{Registers, T};
   popcorn_call_on_stack(T->RuntimeStackTop, runSelfTest, &Job);
   // Back here only when the rewrite was refused.
+  errno = ProgramErrno;
 }

@@ -18,6 +18,7 @@
 #include "Authentication.h"
 #include "Channel.h"
 #include "Rewrite.h"
+#include "SignalState.h"
 
 namespace popcorn {
 
@@ -33,6 +34,7 @@ struct NodeEntry {
   Channel Link;     // home: to this node once started
   int Pid;          // home: the process it runs in, 0 for tcp
   bool Warned;      // home: a failure to start it was reported
+  uint64_t SignalActionsSent; // home: NodeState::SignalActionsRead it last had
 };
 
 struct ControlServer; // ControlSocket.cpp
@@ -105,6 +107,13 @@ struct NodeState {
   // Counters, reported by home with POPCORN_LOG=stats: home counts the
   // thread's trips and what it served, a remote node its own side.
   uint64_t Migrations, PagesFetched, PagesReturned, SyscallsForwarded;
+  RewriteResult LastRefusal; // why the last move failed with EAGAIN (POPCORN_LOG=verbose)
+
+  // The program's signal actions (SignalState.h).  Home: SignalActionsChanged
+  // counts the calls that set one, SignalActionsRead says which count
+  // SignalActions was read at.
+  uint64_t SignalActionsChanged, SignalActionsRead, HandledSignals;
+  KernelSigaction SignalActions[SignalCount];
 
   TraceBuffer *Trace; // null unless recording a trace (Trace.h)
 };

@@ -337,9 +337,12 @@ void forgetChanged(uint32_t Bytes);
   for (;;) {
     if (!N.HomeLink.receiveHeader(H))
       sys::exitGroup(0); // home ended: so does this node
-    if (H.Type != MessageType::Forget)
+    if (H.Type == MessageType::Forget)
+      forgetChanged(H.Bytes);
+    else if (H.Type != MessageType::SignalActions)
       break;
-    forgetChanged(H.Bytes);
+    else if (!takeSignalActions(H.Bytes))
+      fail("a malformed list of signal actions");
   }
   TraceSpan Arrival(TraceKind::Arrive);
   if (H.Type != MessageType::Migrate || H.Bytes < sizeof M ||
@@ -364,6 +367,7 @@ void forgetChanged(uint32_t Bytes);
   N.Home = M.Home;
   N.Away = Away;
   setThreadPointer(M.Registers.ThreadPointer);
+  setThreadMask(M.SignalMask);
   Arrival.finish();
   popcorn_resume(&M.Registers);
 }
@@ -479,13 +483,15 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
                          N.MaxFrames, Bias, signalReturnAddress()};
   TraceSpan Departure(TraceKind::Leave);
   RewriteResult Result = rewriteStack(Request, Out);
-  if (Result.Error != RewriteError::None)
+  if (Result.Error != RewriteError::None) {
+    N.LastRefusal = Result;
     return Result.Error;
+  }
   Departure.mark();
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
   carryObjectStack(Registers, N.HomeMachine); // before the written pages go
 
-  ReturnHomeMessage M{Out, uint32_t(Next), 0};
+  ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
   uint64_t StackBytes = N.Home.High - Out.Sp;
   if (!N.HomeLink.send2(MessageType::ReturnHome, &M, sizeof M,
                         N.HomeStackImage + (Out.Sp - N.Home.Low), uint32_t(StackBytes)))

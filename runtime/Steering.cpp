@@ -21,9 +21,6 @@ void popcorn_signal_return(void);
 namespace popcorn {
 namespace {
 
-// SIGRTMIN as musl numbers it on every ISA (it keeps 32 to 34 for itself).
-// Not the SIGRTMIN macro: that is a libc call.
-constexpr int SteeringSignal = 35;
 constexpr int SiQueue = -1; // SI_QUEUE: sent with sigqueue, carrying a value
 
 #if defined(__x86_64__)

@@ -45,7 +45,8 @@ enum : long {
   Exit = number(60, 93), Geteuid = number(107, 175), Openat = number(257, 56),
   Mkdirat = number(258, 34), Unlinkat = number(263, 35), Accept4 = number(288, 242),
   Dup3 = number(292, 24), Prlimit64 = number(302, 261), Statx = number(332, 291),
-  Nanosleep = number(35, 101), RtSigprocmask = number(14, 135), Semctl = number(66, 191)
+  Nanosleep = number(35, 101), RtSigprocmask = number(14, 135), Semctl = number(66, 191),
+  RtSigpending = number(127, 136), RtSigtimedwait = number(128, 137), Tgkill = number(234, 131)
 };
 
 #if defined(__x86_64__)

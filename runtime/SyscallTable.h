@@ -26,6 +26,7 @@ enum class Data : uint8_t {
   InFixed,     // Size bytes
   Out,         // bytes: argument Size holds the room, the result the count
   OutFixed,    // Size bytes
+  InOutFixed,  // Size bytes, read and written by the call
   String,      // NUL-terminated
   InIovec,     // argument Size holds the count of iovecs
   OutIovec,
@@ -42,6 +43,9 @@ enum class Data : uint8_t {
   SemControl,
   MsgControl,
   ShmControl,
+  // fcntl's third argument: a pointer for the lock and owner commands
+  // (fcntlData), a number for the others.
+  FcntlControl,
 };
 
 struct DataArg {
@@ -75,7 +79,7 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"stat", 4, -1, RunAt::Home, {{Data::String, 0, 0}, {Data::OutStat, 1, 0}}, -1},
     {"lstat", 6, -1, RunAt::Home, {{Data::String, 0, 0}, {Data::OutStat, 1, 0}}, -1},
     {"ioctl", 16, 29, RunAt::Ioctl, {}, -1},
-    {"fcntl", 72, 25, RunAt::Home, {}, -1},
+    {"fcntl", 72, 25, RunAt::Home, {{Data::FcntlControl, 2, 0}}, -1},
     {"dup", 32, 23, RunAt::Home, {}, -1},
     {"dup2", 33, -1, RunAt::Home, {}, -1},
     {"dup3", 292, 24, RunAt::Home, {}, -1},
@@ -135,6 +139,10 @@ inline constexpr SyscallRow SyscallRows[] = {
     // The program's handlers run at home, on its alternate stack; a node's
     // own is the runtime's (its page faults).  stack_t: one layout.
     {"sigaltstack", 131, 132, RunAt::Home, {{Data::InFixed, 0, 24}, {Data::OutFixed, 1, 24}}, -1},
+    // Timers are the process's: their signals arrive at home.
+    {"setitimer", 38, 103, RunAt::Home, {{Data::InFixed, 1, 32}, {Data::OutFixed, 2, 32}}, -1},
+    {"getitimer", 36, 102, RunAt::Home, {{Data::OutFixed, 1, 32}}, -1},
+    {"alarm", 37, -1, RunAt::Home, {}, -1},
     {"sched_yield", 24, 124, RunAt::Here, {}, -1},
     {"uname", 63, 160, RunAt::Here, {{Data::OutFixed, 0, 390}}, -1},
     {"sched_getaffinity", 204, 123, RunAt::Here, {{Data::Out, 2, 1}}, -1},
@@ -208,6 +216,31 @@ inline bool ioctlData(long Request, DataArg &D) {
     return true;
   case 0x541b: // FIONREAD
     D = {Data::OutFixed, 2, 4};
+    return true;
+  }
+  return false;
+}
+
+/// The data of fcntl command Args[1], if it takes a pointer.  Both ISAs
+/// number the commands alike and lay out struct flock (32 bytes) and
+/// struct f_owner_ex (8) alike.
+inline bool fcntlData(const int64_t *Args, DataArg &Out) {
+  switch (Args[1]) {
+  case 5:  // F_GETLK: the lock to test, then the one in the way
+  case 36: // F_OFD_GETLK
+    Out = {Data::InOutFixed, 2, 32};
+    return true;
+  case 6:  // F_SETLK, F_SETLKW
+  case 7:
+  case 37: // F_OFD_SETLK, F_OFD_SETLKW
+  case 38:
+    Out = {Data::InFixed, 2, 32};
+    return true;
+  case 15: // F_SETOWN_EX
+    Out = {Data::InFixed, 2, 8};
+    return true;
+  case 16: // F_GETOWN_EX
+    Out = {Data::OutFixed, 2, 8};
     return true;
   }
   return false;

@@ -34,6 +34,8 @@ unsigned dataOf(const SyscallRow &Row, const int64_t *Args, DataArg *Out) {
   for (const DataArg &D : Row.Data) {
     if (D.Kind == Data::SemControl || D.Kind == Data::MsgControl || D.Kind == Data::ShmControl)
       N += ipcControlData(D, Args, Out[N]) ? 1 : 0;
+    else if (D.Kind == Data::FcntlControl)
+      N += fcntlData(Args, Out[N]) ? 1 : 0;
     else if (D.Kind != Data::None)
       Out[N++] = D;
   }
@@ -41,7 +43,7 @@ unsigned dataOf(const SyscallRow &Row, const int64_t *Args, DataArg *Out) {
 }
 
 bool isOut(Data K) {
-  return K == Data::Out || K == Data::OutFixed || K == Data::OutStat || K == Data::OutIovec ||
+  return K == Data::Out || K == Data::OutFixed || K == Data::InOutFixed || K == Data::OutStat || K == Data::OutIovec ||
          K == Data::OutEpollEvents || K == Data::OutMessage || K == Data::OutSemid;
 }
 
@@ -212,6 +214,7 @@ long forward(int RowIndex, const long *A) {
       M.Args[D.Size] = int64_t(Bytes);
       break;
     case Data::InFixed:
+    case Data::InOutFixed:
       Bytes = D.Size;
       break;
     case Data::InEpollEvent:
@@ -330,14 +333,25 @@ long remoteSyscall(long Number, const long *A) {
   const SyscallRow &Row = SyscallRows[RowIndex];
   switch (Row.Where) {
   case RunAt::Here:
-    if (Number == sys::RtSigaction && A[0] == SignalFault) {
-      // This node's SIGSEGV brings pages in: the program's action is kept
-      // for it, and home's kernel gets it for when the thread is back.
+    if (Number == sys::RtSigaction) {
+      // Home's kernel holds the program's actions (SignalState.h), and
+      // this node's the same, for the signals raised here.  This node's
+      // SIGSEGV brings pages in: the program's action is kept for it.
       long R = forward(RowIndex, A);
-      if (!sys::failed(R) && A[1])
+      if (sys::failed(R) || !A[1] || A[0] < 1 || A[0] > SignalCount)
+        return R;
+      if (A[0] == SignalFault)
         copy(&ProgramFaultAction, reinterpret_cast<const void *>(A[1]),
              sizeof ProgramFaultAction);
+      else if (!(RuntimeSignals & signalBit(int(A[0]))))
+        sys::call6(Number, A[0], A[1], 0, 8);
       return R;
+    }
+    if (Number == sys::RtSigprocmask && A[1]) {
+      // Page faults and steering must reach this node's handlers.
+      uint64_t Set = *reinterpret_cast<const uint64_t *>(A[1]) & ~RuntimeSignals;
+      touchData(Row, A);
+      return sys::call6(Number, A[0], long(&Set), A[2], 8);
     }
     touchData(Row, A);
     return sys::call6(Number, A[0], A[1], A[2], A[3], A[4], A[5]);
@@ -416,6 +430,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
       Size = uint64_t(M.Args[D.Size]);
       break;
     case Data::InFixed:
+    case Data::InOutFixed:
       Size = D.Size;
       break;
     case Data::InEpollEvent:
@@ -473,6 +488,14 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     if (Offset > InBytes || Size > InBytes - Offset)
       return false;
     Args[D.Arg] = long(In + Offset);
+    if (D.Kind == Data::InOutFixed) {
+      if (Size > SyscallDataBytes - OutUsed)
+        return false;
+      Outs[I] = {Out + OutUsed, Size};
+      OutUsed += Size;
+      copy(Outs[I].At, In + Offset, Size);
+      Args[D.Arg] = long(Outs[I].At);
+    }
     if (D.Kind == Data::InEpollEvent) {
       convertEpollEvents(In + Offset, Machine, EpollEvent, Here, 1);
       Args[D.Arg] = long(EpollEvent);
@@ -498,11 +521,13 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     long Command = Args[1];
     if (Command == 4) // F_SETFL
       Args[2] = openFlags(Args[2], Machine, Here);
-    Result = Command >= 5 && Command <= 7 // F_GETLK, F_SETLK, F_SETLKW: a pointer
-                 ? -EINVAL_
-                 : sys::call6(Number, Args[0], Args[1], Args[2]);
+    Result = sys::call6(Number, Args[0], Args[1], Args[2]);
     if (Command == 3 && Result >= 0) // F_GETFL
       Result = openFlags(Result, Here, Machine);
+  } else if (Number == sys::RtSigaction) {
+    Result = sys::call6(Number, Args[0], Args[1], Args[2], Args[3]);
+    if (Args[1])
+      noteSignalActionSet();
   } else if (Number == sys::Mmap) {
     Result = homeMmap(Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
   } else if (Number == sys::Munmap) {
@@ -577,6 +602,10 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     return -ENOMEM_;
   case sys::ExitGroup:
     closeControlSocket();
+    break;
+  case sys::RtSigaction:
+    if (B)
+      noteSignalActionSet();
     break;
   }
   return sys::call6(Number, A, B, C, D, E, F);

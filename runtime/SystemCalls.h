@@ -10,6 +10,7 @@
 #define POPCORN_RUNTIME_SYSTEMCALLS_H
 
 #include "Channel.h"
+#include "SignalState.h"
 
 namespace popcorn {
 
@@ -18,12 +19,6 @@ namespace popcorn {
 inline constexpr uint64_t SyscallDataBytes = 1 << 20;
 /// NodeState::SyscallBuffer's size: a call's input, output and reply.
 inline constexpr uint64_t SyscallBufferBytes = 4 * SyscallDataBytes;
-
-/// The kernel's struct sigaction: one layout, and the same flag and signal
-/// numbers, on both ISAs; a handler has one address on every ISA.
-struct KernelSigaction {
-  uint64_t Handler, Flags, Restorer, Mask;
-};
 
 /// The program's action for SIGSEGV, in the program's data: the same on
 /// every node.  A remote node's own SIGSEGV handler brings pages in and

@@ -2,8 +2,9 @@
 // STDIN: first line of input\nsecond line\n
 /* Files across nodes: a file written on aarch64 is read at home, its times
  * set there are seen at home (gzip sets its output's times with futimens),
- * stdin is read after a move, and stdout keeps program order across the
- * moves. */
+ * a record lock taken there is held at home (SQLite locks its database
+ * with fcntl), stdin is read after a move, and stdout keeps program order
+ * across the moves. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <popcorn.h>
@@ -12,6 +13,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+// Who holds a write lock on the file's first bytes, as seen through fd.
+static const char *lockOn(int fd)
+{
+	struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 16};
+	if (fcntl(fd, F_OFD_GETLK, &l))
+		return "F_OFD_GETLK failed";
+	return l.l_type == F_UNLCK ? "unlocked" : l.l_type == F_WRLCK ? "write-locked" : "read-locked";
+}
 
 int main(void)
 {
@@ -29,9 +39,18 @@ int main(void)
 	times[1].tv_sec += 60;
 	if (utimensat(AT_FDCWD, path, times, 0))
 		perror("utimensat away");
+	struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 16};
+	if (fcntl(fd, F_SETLK, &l))
+		perror("F_SETLK away");
+	if (fcntl(fd, F_OFD_SETLK, &l))
+		perror("F_OFD_SETLK away");
+	int other = open(path, O_RDWR);
+	printf("lock seen away: %s\n", lockOn(other));
 	if (fgets(line, sizeof line, stdin))
 		printf("stdin: %s", line);
 	popcorn_migrate(0);
+	printf("lock seen at home: %s\n", lockOn(other));
+	close(other);
 	struct stat st;
 	if (!fstat(fd, &st))
 		printf("times set away: access %lld, modification %lld\n", (long long)st.st_atime,

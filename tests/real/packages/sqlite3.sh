@@ -1,8 +1,9 @@
 # SQLite 3.40.1: ./configure --disable-tcl && make sqlite3.c sqlite3 (the
 # amalgamation, made with tclsh, and the shell built from it).  The test
 # suite proper needs Tcl (testfixture); the test programs that do not are
-# run: fuzzcheck over the fuzz databases and sessionfuzz (make fuzztest).
-# fuzzcheck counts every database case it runs as a test.
+# run: fuzzcheck over the fuzz databases (make fuzztest also runs
+# sessionfuzz, which needs zlib: popcorn's sysroot has none, so neither
+# build runs it).  fuzzcheck counts every database case it runs as a test.
 pkg_source=sqlite3
 pkg_programs="sqlite3"
 
@@ -16,19 +17,12 @@ pkg_build() {
 
 pkg_check() {
 	make -j"$JOBS" fuzzcheck || return 0
-	# sessionfuzz needs zlib, which popcorn's sysroot has not: one test less.
-	make sessionfuzz || true
 	./fuzzcheck test/fuzzdata*.db >fuzzcheck.out 2>&1
 	cat fuzzcheck.out
 	# "fuzzcheck: 0 errors out of 11265 tests in 9.542 seconds"
 	n=$(sed -n 's/^fuzzcheck: 0 errors out of \([0-9]*\) tests.*/\1/p' fuzzcheck.out)
-	pass=${n:-0} total=${n:-0}
-	[ -n "$n" ] || total=$(sed -n 's/^fuzzcheck: .* out of \([0-9]*\) tests.*/\1/p' fuzzcheck.out)
-	total=$((${total:-0} + 1))
-	if [ -x sessionfuzz ] && ./sessionfuzz run test/sessionfuzz-data1.db; then
-		pass=$((pass + 1))
-	fi
-	counts $pass $total
+	total=$(sed -n 's/^fuzzcheck: .* out of \([0-9]*\) tests.*/\1/p' fuzzcheck.out)
+	counts "${n:-0}" "${total:-1}"
 }
 
 pkg_workload() {

@@ -1,0 +1,99 @@
+//===- SignalState.cpp - The program's signals follow its thread ----------===//
+#include "SignalState.h"
+#include "NodeState.h"
+#include "Syscall.h"
+
+namespace popcorn {
+namespace {
+constexpr long SigBlock = 0, SigSetmask = 2;
+
+// Home: reads the program's actions from the kernel, once per change.
+// SignalActionsRead is one more than the count of changes it saw, so
+// that a node's SignalActionsSent, 0 at first, differs from it.
+void readActions(NodeState &N) {
+  if (N.SignalActionsRead == N.SignalActionsChanged + 1)
+    return;
+  N.HandledSignals = 0;
+  for (int S = 1; S <= SignalCount; S++) {
+    KernelSigaction &A = N.SignalActions[S - 1];
+    A = KernelSigaction{};
+    if (RuntimeSignals & signalBit(S))
+      continue;
+    sys::call6(sys::RtSigaction, S, 0, long(&A), 8);
+    if (A.Handler > 1) // neither SIG_DFL nor SIG_IGN
+      N.HandledSignals |= signalBit(S);
+  }
+  N.SignalActionsRead = N.SignalActionsChanged + 1;
+}
+} // namespace
+
+void noteSignalActionSet() { node().SignalActionsChanged++; }
+
+bool leaveSignals(int Node, Channel &Link, uint64_t &ThreadMask) {
+  NodeState &N = node();
+  readActions(N);
+  NodeEntry &E = N.Nodes[Node];
+  if (E.SignalActionsSent != N.SignalActionsRead) {
+    if (!Link.send(MessageType::SignalActions, N.SignalActions, sizeof N.SignalActions))
+      return false;
+    E.SignalActionsSent = N.SignalActionsRead;
+  }
+  ThreadMask = 0;
+  sys::call6(sys::RtSigprocmask, SigBlock, long(&N.HandledSignals), long(&ThreadMask), 8);
+  return true;
+}
+
+void returnSignals(uint64_t ThreadMask, uint64_t Pending) {
+  Pending &= ~RuntimeSignals;
+  if (Pending) {
+    // Held until the thread's mask is in place: one the mask blocks
+    // stays pending, as it was on the node.
+    sys::call6(sys::RtSigprocmask, SigBlock, long(&Pending), 0, 8);
+    long Pid = sys::call6(sys::Getpid, 0), Tid = sys::call6(sys::Gettid, 0);
+    for (int S = 1; S <= SignalCount; S++)
+      if (Pending & signalBit(S))
+        sys::call6(sys::Tgkill, Pid, Tid, S);
+  }
+  sys::call6(sys::RtSigprocmask, SigSetmask, long(&ThreadMask), 0, 8);
+}
+
+bool takeSignalActions(uint32_t Bytes) {
+  NodeState &N = node();
+  if (Bytes != sizeof N.SignalActions || !N.HomeLink.receivePayload(N.SignalActions, Bytes))
+    return false;
+  // qemu-user refuses the real-time signals it keeps for itself: those
+  // the program cannot have set at home either.
+  for (int S = 1; S <= SignalCount; S++)
+    if (!(RuntimeSignals & signalBit(S)))
+      sys::call6(sys::RtSigaction, S, long(&N.SignalActions[S - 1]), 0, 8);
+  return true;
+}
+
+void setThreadMask(uint64_t ThreadMask) {
+  uint64_t Mask = ThreadMask & ~RuntimeSignals;
+  sys::call6(sys::RtSigprocmask, SigSetmask, long(&Mask), 0, 8);
+}
+
+uint64_t takePendingSignals() {
+  uint64_t Pending = 0;
+  sys::call6(sys::RtSigpending, long(&Pending), 8);
+  Pending &= ~RuntimeSignals;
+  struct {
+    long Seconds, Nanoseconds;
+  } Now = {0, 0};
+  for (int S = 1; S <= SignalCount; S++) {
+    uint64_t One = signalBit(S);
+    if (Pending & One)
+      while (sys::call6(sys::RtSigtimedwait, long(&One), 0, long(&Now), 8) == S) {
+      }
+  }
+  return Pending;
+}
+
+uint64_t threadMask() {
+  uint64_t Mask = 0;
+  sys::call6(sys::RtSigprocmask, SigBlock, 0, long(&Mask), 8);
+  return Mask;
+}
+
+} // namespace popcorn

@@ -1,0 +1,78 @@
+//===- SignalState.h - The program's signals follow its thread --*- C++ -*-===//
+//
+// The program's signal actions live in home's kernel, where its signals
+// arrive, and where a remote node's sigaction calls are forwarded.  A node
+// needs them too: the program raises signals there (raise, abort), and
+// they must find the same handlers.  So before a thread leaves, home sends
+// the node every action that changed since that node last saw them
+// (SignalActions message), and the thread's signal mask travels with the
+// thread each way (MigrateMessage, ReturnHomeMessage).
+//
+// While the thread is away, home blocks every signal the program handles:
+// its handler would otherwise run on home's serving loop, over memory the
+// node may hold newer copies of.  Such a signal waits, pending, until the
+// thread is home and its own mask is back; a signal without a handler
+// takes its default action at once (a SIGTERM still ends the program).
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_RUNTIME_SIGNALSTATE_H
+#define POPCORN_RUNTIME_SIGNALSTATE_H
+
+#include "Channel.h"
+
+namespace popcorn {
+
+/// The kernel's struct sigaction: one layout, and the same flag and signal
+/// numbers, on both ISAs; a handler has one address on every ISA.
+struct KernelSigaction {
+  uint64_t Handler, Flags, Restorer, Mask;
+};
+
+inline constexpr int SignalCount = 64;
+
+/// SIGRTMIN as musl numbers it on every ISA (it keeps 32 to 34 for
+/// itself): the steering signal (Steering.cpp).  Not the SIGRTMIN macro:
+/// that is a libc call.
+inline constexpr int SteeringSignal = 35;
+
+inline constexpr uint64_t signalBit(int Signal) { return uint64_t(1) << (Signal - 1); }
+
+/// Signals whose action on a node is the runtime's, never the program's:
+/// SIGSEGV brings pages in (the program's action travels as
+/// ProgramFaultAction), SIGKILL and SIGSTOP have none, and steering.  A
+/// node never blocks them either.
+inline constexpr uint64_t RuntimeSignals =
+    signalBit(11) | signalBit(9) | signalBit(19) | signalBit(SteeringSignal);
+
+/// Home: the program set a signal action (its sigaction, or a node's,
+/// forwarded).
+void noteSignalActionSet();
+
+/// Home, as the thread leaves for node Node: sends it the actions if they
+/// changed since it last had them, blocks the handled signals, and returns
+/// the thread's signal mask for the MigrateMessage.  False if the link
+/// broke.
+bool leaveSignals(int Node, Channel &Link, uint64_t &ThreadMask);
+
+/// Home, as the thread is back: its mask from the node, and the signals
+/// pending there, raised again here.  Signals that waited while it was
+/// away are delivered now, if the mask lets them.
+void returnSignals(uint64_t ThreadMask, uint64_t Pending);
+
+/// Node: a SignalActions message of Bytes is next on the home link; false
+/// if it is malformed.
+bool takeSignalActions(uint32_t Bytes);
+
+/// Node: the thread's mask, as it arrives (never blocking RuntimeSignals).
+void setThreadMask(uint64_t ThreadMask);
+
+/// Node: the thread's mask, as it leaves.
+uint64_t threadMask();
+
+/// Node, as the thread leaves: the program's signals pending here (raised
+/// while blocked), taken from this process so that they go home instead.
+uint64_t takePendingSignals();
+
+} // namespace popcorn
+
+#endif

@@ -1,0 +1,73 @@
+// MIGRATE-MIN: 6
+/* Signals across nodes: a handler set at home runs for a signal raised on
+ * aarch64 (node 1) and on another x86-64 process (node 2); one set away
+ * runs at home; a signal blocked away stays blocked at home (the mask
+ * travels with the thread) and is delivered where it is unblocked; a
+ * timer set away (alarm, setitimer: the process's, kept at home) fires
+ * at home, its signal waiting while the thread is away. */
+#include <popcorn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t usr1, usr2, alarms;
+static void on_usr1(int s) { usr1 += s == SIGUSR1; }
+static void on_usr2(int s) { usr2 += s == SIGUSR2; }
+static void on_alarm(int s) { alarms += s == SIGALRM; }
+
+static int blocked(int s)
+{
+	sigset_t set;
+	sigprocmask(SIG_BLOCK, 0, &set);
+	return sigismember(&set, s);
+}
+
+int main(void)
+{
+	signal(SIGUSR1, on_usr1);
+	popcorn_migrate(1);
+	raise(SIGUSR1);
+	popcorn_migrate(2);
+	raise(SIGUSR1);
+	popcorn_migrate(0);
+	printf("a handler set at home ran %d times away\n", usr1);
+
+	popcorn_migrate(1);
+	struct sigaction sa = {.sa_handler = on_usr2};
+	sigaction(SIGUSR2, &sa, 0);
+	popcorn_migrate(0);
+	raise(SIGUSR2);
+	printf("a handler set away ran %d times at home\n", usr2);
+
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	popcorn_migrate(2);
+	sigprocmask(SIG_BLOCK, &set, 0);
+	raise(SIGUSR2);
+	printf("blocked away: pending there, handler ran %d times\n", usr2);
+	popcorn_migrate(0);
+	printf("at home: still blocked %d, handler ran %d times\n", blocked(SIGUSR2), usr2);
+	sigprocmask(SIG_UNBLOCK, &set, 0);
+	printf("unblocked at home: handler ran %d times\n", usr2);
+
+	signal(SIGALRM, on_alarm);
+	popcorn_migrate(1);
+	struct itimerval it = {{0, 0}, {0, 20000}}, left;
+	if (setitimer(ITIMER_REAL, &it, 0))
+		perror("setitimer away");
+	if (getitimer(ITIMER_REAL, &left))
+		perror("getitimer away");
+	printf("a timer set away is running: %d\n", left.it_value.tv_sec || left.it_value.tv_usec);
+	popcorn_migrate(0);
+	while (!alarms)
+		pause();
+	printf("its signal reached the handler %d time(s)\n", alarms);
+	popcorn_migrate(2);
+	alarm(1);
+	unsigned was = alarm(0);
+	popcorn_migrate(0);
+	printf("alarm away: %u second(s) left when cancelled\n", was);
+	return 0;
+}
