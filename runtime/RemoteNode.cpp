@@ -422,6 +422,8 @@ void forgetChanged(uint32_t Bytes) {
   if (Bytes % 8)
     fail("a malformed list of pages to forget");
   uint64_t Addresses[256];
+  // Home names whole runs when it forgets everything: one call per run.
+  uint64_t RunLow = 0, RunHigh = 0;
   for (uint32_t Done = 0; Done < Bytes;) {
     uint32_t Chunk = Bytes - Done < sizeof Addresses ? Bytes - Done : uint32_t(sizeof Addresses);
     if (!N.HomeLink.receivePayload(Addresses, Chunk))
@@ -429,13 +431,22 @@ void forgetChanged(uint32_t Bytes) {
     for (uint32_t I = 0; I < Chunk / 8; I++) {
       uint64_t A = Addresses[I];
       int R = A % PageBytes ? -1 : rangeOf(A);
-      if (R >= 0 && isPresent(R, A)) {
-        sys::reserve(A, PageBytes);
-        forgetPage(R, A);
+      if (R < 0 || !isPresent(R, A))
+        continue;
+      forgetPage(R, A);
+      if (A == RunHigh) {
+        RunHigh += PageBytes;
+        continue;
       }
+      if (RunHigh)
+        sys::reserve(RunLow, RunHigh - RunLow);
+      RunLow = A;
+      RunHigh = A + PageBytes;
     }
     Done += Chunk;
   }
+  if (RunHigh)
+    sys::reserve(RunLow, RunHigh - RunLow);
   compactPresentList();
 }
 } // namespace

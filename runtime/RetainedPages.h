@@ -7,7 +7,9 @@
 // it hashes its own copy of each; a page whose content changed since (home
 // wrote it, another node's writes came back, it was unmapped) is named in a
 // Forget message before the Migrate.  A hash costs about as much as copying
-// the page in memory; fetching it again costs a round trip.
+// the page in memory; fetching it again costs a round trip.  A node that
+// holds more pages than are worth checking at every departure forgets
+// them all (RetainedPages.cpp: MaxChecked).
 //
 // (The kernel's soft-dirty bits would say which pages home wrote without
 // reading them, but kernels without CONFIG_MEM_SOFT_DIRTY, this machine's
