@@ -19,18 +19,21 @@ using namespace llvm;
 
 namespace popcorn {
 
-static bool createsThreadOrProcess(StringRef Name) {
+static bool mustRunAtHome(StringRef Name) {
   static const StringSet<> Names = {
+      // They create a thread or a process.
       "pthread_create", "thrd_create", "fork", "vfork", "_Fork", "posix_spawn",
       "posix_spawnp", "system", "popen", "execve", "execv", "execvp", "execvpe",
-      "execl", "execlp", "execle", "fexecve", "daemon", "wordexp"};
+      "execl", "execlp", "execle", "fexecve", "daemon", "wordexp",
+      // They wait for a signal sent to the process: it arrives at home.
+      "pause", "sigsuspend", "sigwait", "sigwaitinfo", "sigtimedwait"};
   return Names.contains(Name);
 }
 
 PreservedAnalyses HomeOnlyCallsPass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<CallBase *, 8> Calls;
   for (Function &F : M) {
-    if (!F.isDeclaration() || !createsThreadOrProcess(F.getName()))
+    if (!F.isDeclaration() || !mustRunAtHome(F.getName()))
       continue;
     for (User *U : F.users())
       if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledOperand() == &F)
