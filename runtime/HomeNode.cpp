@@ -403,10 +403,13 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
   if (!Pages)
     return Link.send(MessageType::PageMissing, &Request.Address, 8);
   N.PagesFetched += Pages;
+  PageRunMessage Run = {Request.Address, Pages, 0};
+  if (!Link.send2(MessageType::PageRun, &Run, sizeof Run, N.PageRun, Pages * PageBytes))
+    return false;
+  // Hashed while the node maps them, not before it has them.
   for (uint32_t I = 0; I < Pages; I++)
     notePageHeld(Id, Request.Address + I * PageBytes, N.PageRun + I * PageBytes);
-  PageRunMessage Run = {Request.Address, Pages, 0};
-  return Link.send2(MessageType::PageRun, &Run, sizeof Run, N.PageRun, Pages * PageBytes);
+  return true;
 }
 
 // While the thread is away: its pages and system calls, until it comes back.
