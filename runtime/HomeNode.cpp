@@ -556,6 +556,9 @@ bool readNodeTable(char **Envp) {
 
 int migrateAway(RegisterSet &Registers, int Target) {
   NodeState &N = node();
+  // Starting the node and flushing stdio may set errno; the thread takes
+  // the program's along, as it was at the migration point.
+  int ProgramErrno = errno;
   if (!N.ArenaReady)
     return ENOTSUP;
   ThreadState *T = currentThread();
@@ -583,9 +586,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   // What the program printed so far reaches its files now, in order: if
   // the node fails while the thread is there, no earlier output is lost
   // with the copy of stdio's buffers the thread took along.
-  int ProgramErrno = errno; // the thread takes it along: a point leaves it as it was
   fflush(nullptr);
-  errno = ProgramErrno;
   const StackRegion &Away = T->Regions[1];
   RegisterSet Out;
   RewriteRequest Request{&__popcorn_metadata, &Registers, E.Machine,
@@ -607,6 +608,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   sys::call6(sys::RtSigaction, SIGSEGV, 0, long(&ProgramFaultAction), 8);
   N.Migrations++;
   N.ThreadAway = true;
+  errno = ProgramErrno;
   N.ThreadNode = Target; // ready since its Ready: steering may signal it
   if (!forgetChangedPages(Target, E.Link) || !leaveSignals(Target, E.Link, M.SignalMask) ||
       !E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),

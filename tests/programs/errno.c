@@ -1,7 +1,10 @@
+// POPCORN-MIGRATE-RANDOM: 0.01
 /* errno across migration points: the program sets errno, then runs code
  * whose migration points may move the thread or be refused (a frame below
  * holds a live va_list), and reads errno back.  A point the program did
- * not ask for must leave it as it was, whatever happened there. */
+ * not ask for must leave it as it was, whatever happened there (starting a
+ * node sets errno at home).  A small chance per point: the first move, which
+ * starts a node, then falls inside the loop. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
