@@ -5,17 +5,33 @@
  * travels with the thread) and is delivered where it is unblocked; a
  * timer set away (alarm, setitimer: the process's, kept at home) fires
  * at home, its signal waiting while the thread is away; pause() away
- * waits at home, where the signal arrives. */
+ * waits at home, where the signal arrives; a signal another process sends
+ * while the thread is away reaches the handler once it is home. */
 #include <popcorn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t usr1, usr2, alarms;
+/* One page: the node writes spins while the handler would write terms. */
+static volatile struct {
+	sig_atomic_t terms;
+	long spins;
+} shared;
 static void on_usr1(int s) { usr1 += s == SIGUSR1; }
 static void on_usr2(int s) { usr2 += s == SIGUSR2; }
 static void on_alarm(int s) { alarms += s == SIGALRM; }
+static void on_term(int s) { shared.terms += s == SIGTERM; }
+
+static double seconds(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
 
 static int blocked(int s)
 {
@@ -69,5 +85,24 @@ int main(void)
 	unsigned was = alarm(0);
 	popcorn_migrate(0);
 	printf("alarm away: %u second(s) left when cancelled\n", was);
+
+	/* Sent by another process while the thread is away: the handler runs
+	 * when it is home, not on home's serving loop (where its write would
+	 * be lost under the node's copy of the page). */
+	signal(SIGTERM, on_term);
+	pid_t parent = getpid(), child = fork();
+	if (child == 0) {
+		usleep(100000);
+		kill(parent, SIGTERM);
+		_exit(0);
+	}
+	popcorn_migrate(2);
+	for (double start = seconds(); seconds() - start < 0.4;)
+		shared.spins++;
+	popcorn_migrate(0);
+	while (!shared.terms)
+		pause();
+	waitpid(child, 0, 0);
+	printf("a signal sent while away reached its handler %d time(s)\n", shared.terms);
 	return 0;
 }
