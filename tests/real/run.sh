@@ -30,7 +30,7 @@
 # pass the same tests as when it stays home.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3"
+all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3 bzip2 zlib"
 
 usage() {
 	echo "usage: $0 BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N] [--musl-baseline]" \
