@@ -81,11 +81,12 @@ uint64_t takePendingSignals() {
   struct {
     long Seconds, Nanoseconds;
   } Now = {0, 0};
+  // Each wait takes one: a real-time signal may be queued more than once.
   for (int S = 1; S <= SignalCount; S++) {
     uint64_t One = signalBit(S);
-    if (Pending & One)
-      while (sys::call6(sys::RtSigtimedwait, long(&One), 0, long(&Now), 8) == S) {
-      }
+    bool Taken = Pending & One;
+    while (Taken)
+      Taken = sys::call6(sys::RtSigtimedwait, long(&One), 0, long(&Now), 8) == S;
   }
   return Pending;
 }

@@ -135,7 +135,8 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"clock_nanosleep", 230, 115, RunAt::Here, {{Data::InFixed, 2, 16}, {Data::OutFixed, 3, 16}}, -1},
     {"getrandom", 318, 278, RunAt::Here, {{Data::Out, 0, 1}}, -1},
     {"rt_sigprocmask", 14, 135, RunAt::Here, {{Data::InFixed, 1, 8}, {Data::OutFixed, 2, 8}}, -1},
-    {"rt_sigaction", 13, 134, RunAt::Here, {{Data::InFixed, 1, 32}, {Data::OutFixed, 2, 32}}, -1},
+    // The program's actions are home's; a node sets them too (SignalState.h).
+    {"rt_sigaction", 13, 134, RunAt::Home, {{Data::InFixed, 1, 32}, {Data::OutFixed, 2, 32}}, -1},
     // The program's handlers run at home, on its alternate stack; a node's
     // own is the runtime's (its page faults).  stack_t: one layout.
     {"sigaltstack", 131, 132, RunAt::Home, {{Data::InFixed, 0, 24}, {Data::OutFixed, 1, 24}}, -1},

@@ -43,8 +43,9 @@ unsigned dataOf(const SyscallRow &Row, const int64_t *Args, DataArg *Out) {
 }
 
 bool isOut(Data K) {
-  return K == Data::Out || K == Data::OutFixed || K == Data::InOutFixed || K == Data::OutStat || K == Data::OutIovec ||
-         K == Data::OutEpollEvents || K == Data::OutMessage || K == Data::OutSemid;
+  return K == Data::Out || K == Data::OutFixed || K == Data::InOutFixed || K == Data::OutStat ||
+         K == Data::OutIovec || K == Data::OutEpollEvents || K == Data::OutMessage ||
+         K == Data::OutSemid;
 }
 
 // Kernel open flags that differ: aarch64's value, x86-64's value.
@@ -185,6 +186,20 @@ long remoteSemctl(int RowIndex, const long *A) {
   copy(&Semaphores, Semid + (Here == EmAArch64 ? Count.AArch64 : Count.X86), Count.Bytes);
   long Args[SyscallArguments] = {A[0], A[1], A[2], A[3], long(2 * Semaphores)};
   return forward(RowIndex, Args);
+}
+
+// Home's kernel holds the program's actions (SignalState.h), and this
+// node's the same, for the signals raised here.  This node's SIGSEGV
+// brings pages in: the program's action is kept for it.
+long remoteSigaction(int RowIndex, const long *A) {
+  long R = forward(RowIndex, A);
+  if (sys::failed(R) || !A[1] || A[0] < 1 || A[0] > SignalCount)
+    return R;
+  if (A[0] == SignalFault)
+    copy(&ProgramFaultAction, reinterpret_cast<const void *>(A[1]), sizeof ProgramFaultAction);
+  else if (!(RuntimeSignals & signalBit(int(A[0]))))
+    sys::call6(sys::RtSigaction, A[0], A[1], 0, 8);
+  return R;
 }
 
 long forward(int RowIndex, const long *A) {
@@ -333,20 +348,6 @@ long remoteSyscall(long Number, const long *A) {
   const SyscallRow &Row = SyscallRows[RowIndex];
   switch (Row.Where) {
   case RunAt::Here:
-    if (Number == sys::RtSigaction) {
-      // Home's kernel holds the program's actions (SignalState.h), and
-      // this node's the same, for the signals raised here.  This node's
-      // SIGSEGV brings pages in: the program's action is kept for it.
-      long R = forward(RowIndex, A);
-      if (sys::failed(R) || !A[1] || A[0] < 1 || A[0] > SignalCount)
-        return R;
-      if (A[0] == SignalFault)
-        copy(&ProgramFaultAction, reinterpret_cast<const void *>(A[1]),
-             sizeof ProgramFaultAction);
-      else if (!(RuntimeSignals & signalBit(int(A[0]))))
-        sys::call6(Number, A[0], A[1], 0, 8);
-      return R;
-    }
     if (Number == sys::RtSigprocmask && A[1]) {
       // Page faults and steering must reach this node's handlers.
       uint64_t Set = *reinterpret_cast<const uint64_t *>(A[1]) & ~RuntimeSignals;
@@ -381,6 +382,8 @@ long remoteSyscall(long Number, const long *A) {
     return R;
   }
   case RunAt::Home:
+    if (Number == sys::RtSigaction)
+      return remoteSigaction(RowIndex, A);
     return Number == sys::Semctl ? remoteSemctl(RowIndex, A) : forward(RowIndex, A);
   case RunAt::Ioctl:
     return forward(RowIndex, A);
