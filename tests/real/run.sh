@@ -29,6 +29,13 @@
 # program the tests run then moves between nodes while it runs, and must
 # pass the same tests as when it stays home.
 set -eu
+# A shell started in the background without job control (CI, nohup ... &)
+# ignores SIGINT and SIGQUIT, and so would every test program it starts;
+# gnulib's test-execute checks SIGINT's default action.  The tests get the
+# defaults (a shell cannot undo an ignore it started with; env can).
+if [ -z "${POPCORN_REAL_DEFAULT_SIGNALS:-}" ]; then
+	POPCORN_REAL_DEFAULT_SIGNALS=1 exec env --default-signal=INT,QUIT "$0" "$@"
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3 bzip2 zlib"
 
