@@ -130,15 +130,30 @@ uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
     if (Phdr[I].p_type == PT_LOAD && (Phdr[I].p_flags & PF_W))
       Out[Count++] = {pageDown(Phdr[I].p_vaddr), pageUp(Phdr[I].p_vaddr + Phdr[I].p_memsz)};
   Out[Count++] = {ArenaBase, ArenaBase + ArenaBytes};
-  FILE *Maps = fopen("/proc/self/maps", "re");
-  char Line[512];
+  // Read with open and read, not stdio: fopen would allocate in the
+  // program's heap, and malloc could map its metadata where the program
+  // had just unmapped memory (tests/programs/munmap.c).
+  int Fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  char Buf[4096];
+  uint64_t Used = 0;
   unsigned long Low, High;
-  while (Maps && fgets(Line, sizeof Line, Maps))
-    if (strstr(Line, "[stack]") && mapsRange(Line, Low, High) &&
-        StackHigh > Low && StackHigh <= High)
-      Out[Count++] = {pageDown(StackHigh), High};
-  if (Maps)
-    fclose(Maps);
+  for (long Got; Fd >= 0 && (Got = read(Fd, Buf + Used, sizeof Buf - 1 - Used)) > 0;) {
+    Used += uint64_t(Got);
+    Buf[Used] = 0;
+    char *Line = Buf;
+    for (char *Newline; (Newline = strchr(Line, '\n')); Line = Newline + 1) {
+      *Newline = 0;
+      if (strstr(Line, "[stack]") && mapsRange(Line, Low, High) && StackHigh > Low &&
+          StackHigh <= High && Count < MaxSharedRanges)
+        Out[Count++] = {pageDown(StackHigh), High};
+    }
+    Used = uint64_t(Buf + Used - Line);
+    memmove(Buf, Line, Used);
+    if (Used == sizeof Buf - 1) // a line longer than the buffer: not the stack's
+      Used = 0;
+  }
+  if (Fd >= 0)
+    close(Fd);
   return Count;
 }
 

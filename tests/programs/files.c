@@ -1,4 +1,4 @@
-// POPCORN-MIGRATE-EVERY: 7
+// POPCORN-MIGRATE-EVERY: 3
 /* File descriptors and stdio on files the program creates: open flags,
  * lseek, fcntl, dup, pipes, directories, rename, and fopen/fseek/ftell. */
 #include <dirent.h>
