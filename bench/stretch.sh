@@ -2,7 +2,7 @@
 # How long a migration request can wait: the longest stretch of executed
 # instructions between two migration points of a thread, on the
 # benchmarks, with loop points off (the default: points at function entry
-# and returns) and on (-fpopcorn-loop-period=N: also every N iterations of
+# only) and on (-fpopcorn-loop-period=N: also every N iterations of
 # every loop).  A request made during a stretch is taken at its end.
 #
 #   bench/stretch.sh BUILD_DIR [--period N] [--only a,b,...]
@@ -122,7 +122,7 @@ longest_stretch() { # points-file image arg
 {
   echo "Longest stretch between two migration points of the main thread (instructions, x86-64 image under qemu)"
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  source: $(git -C "$SRC_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "off: popcorn-clang -O2 (points at function entry and returns); on: -fpopcorn-loop-period=$PERIOD"
+  echo "off: popcorn-clang -O2 (points at function entry); on: -fpopcorn-loop-period=$PERIOD"
   echo
   printf '%-10s %6s %9s | %10s %8s  %-30s | %10s %8s  %-30s\n' benchmark size "total" \
     "off: max" stretches "ended in (began in)" "on: max" stretches "ended in (began in)"
