@@ -44,7 +44,7 @@ enum class Data : uint8_t {
   MsgControl,
   ShmControl,
   // fcntl's third argument: a pointer for the lock and owner commands
-  // (fcntlData), a number for the others.
+  // (FcntlCommands), a number for the others.
   FcntlControl,
 };
 
@@ -200,50 +200,45 @@ inline int rowOf(long Number, uint16_t Machine) {
   return -1;
 }
 
-/// The data of ioctl Request (the terminal requests libc makes), or false
-/// if a remote node cannot make it.
-inline bool ioctlData(long Request, DataArg &D) {
-  switch (Request) {
-  case 0x5413: // TIOCGWINSZ
-    D = {Data::OutFixed, 2, 8};
-    return true;
-  case 0x5401: // TCGETS
-    D = {Data::OutFixed, 2, 36};
-    return true;
-  case 0x5402: // TCSETS, TCSETSW, TCSETSF
-  case 0x5403:
-  case 0x5404:
-    D = {Data::InFixed, 2, 36};
-    return true;
-  case 0x541b: // FIONREAD
-    D = {Data::OutFixed, 2, 4};
-    return true;
-  }
-  return false;
-}
+/// A command of ioctl or fcntl whose third argument points at data, and
+/// what that data is.
+struct CommandData {
+  long Command;
+  DataArg D;
+};
 
-/// The data of fcntl command Args[1], if it takes a pointer.  Both ISAs
-/// number the commands alike and lay out struct flock (32 bytes) and
-/// struct f_owner_ex (8) alike.
-inline bool fcntlData(const int64_t *Args, DataArg &Out) {
-  switch (Args[1]) {
-  case 5:  // F_GETLK: the lock to test, then the one in the way
-  case 36: // F_OFD_GETLK
-    Out = {Data::InOutFixed, 2, 32};
-    return true;
-  case 6:  // F_SETLK, F_SETLKW
-  case 7:
-  case 37: // F_OFD_SETLK, F_OFD_SETLKW
-  case 38:
-    Out = {Data::InFixed, 2, 32};
-    return true;
-  case 15: // F_SETOWN_EX
-    Out = {Data::InFixed, 2, 8};
-    return true;
-  case 16: // F_GETOWN_EX
-    Out = {Data::OutFixed, 2, 8};
-    return true;
-  }
+/// The terminal requests libc makes.
+inline constexpr CommandData IoctlCommands[] = {
+    {0x5413, {Data::OutFixed, 2, 8}},  // TIOCGWINSZ
+    {0x5401, {Data::OutFixed, 2, 36}}, // TCGETS
+    {0x5402, {Data::InFixed, 2, 36}},  // TCSETS, TCSETSW, TCSETSF
+    {0x5403, {Data::InFixed, 2, 36}},
+    {0x5404, {Data::InFixed, 2, 36}},
+    {0x541b, {Data::OutFixed, 2, 4}}, // FIONREAD
+};
+
+/// Both ISAs number the commands alike and lay out struct flock (32 bytes)
+/// and struct f_owner_ex (8) alike.
+inline constexpr CommandData FcntlCommands[] = {
+    {5, {Data::InOutFixed, 2, 32}},  // F_GETLK: the lock to test, then the one in the way
+    {36, {Data::InOutFixed, 2, 32}}, // F_OFD_GETLK
+    {6, {Data::InFixed, 2, 32}},     // F_SETLK, F_SETLKW
+    {7, {Data::InFixed, 2, 32}},
+    {37, {Data::InFixed, 2, 32}}, // F_OFD_SETLK, F_OFD_SETLKW
+    {38, {Data::InFixed, 2, 32}},
+    {15, {Data::InFixed, 2, 8}},  // F_SETOWN_EX
+    {16, {Data::OutFixed, 2, 8}}, // F_GETOWN_EX
+};
+
+/// The data of Command in Table, or false if it carries none a remote
+/// node can send (ioctl: the node cannot make the call).
+template <unsigned N>
+inline bool commandData(const CommandData (&Table)[N], long Command, DataArg &Out) {
+  for (const CommandData &C : Table)
+    if (C.Command == Command) {
+      Out = C.D;
+      return true;
+    }
   return false;
 }
 

@@ -29,13 +29,13 @@ void copy(void *To, const void *From, uint64_t N) { __builtin_memcpy(To, From, N
 // their command.
 unsigned dataOf(const SyscallRow &Row, const int64_t *Args, DataArg *Out) {
   if (Row.Where == RunAt::Ioctl)
-    return ioctlData(Args[1], Out[0]) ? 1 : 0;
+    return commandData(IoctlCommands, long(Args[1]), Out[0]) ? 1 : 0;
   unsigned N = 0;
   for (const DataArg &D : Row.Data) {
     if (D.Kind == Data::SemControl || D.Kind == Data::MsgControl || D.Kind == Data::ShmControl)
       N += ipcControlData(D, Args, Out[N]) ? 1 : 0;
     else if (D.Kind == Data::FcntlControl)
-      N += fcntlData(Args, Out[N]) ? 1 : 0;
+      N += commandData(FcntlCommands, long(Args[1]), Out[N]) ? 1 : 0;
     else if (D.Kind != Data::None)
       Out[N++] = D;
   }
