@@ -617,10 +617,6 @@ int migrateAway(RegisterSet &Registers, int Target) {
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
   carryObjectStack(Registers, E.Machine);
   MigrateMessage M{Out, Away, T->Regions[0]};
-  // The node's SIGSEGV handler passes the program's own faults on to the
-  // program's handler: home's kernel holds it (also set by libc in a
-  // spawned node's vfork child, in this memory, so never tracked by call).
-  sys::call6(sys::RtSigaction, SIGSEGV, 0, long(&ProgramFaultAction), 8);
   N.Migrations++;
   N.ThreadAway = true;
   errno = ProgramErrno;

@@ -201,7 +201,7 @@ void onFault(int, siginfo_t *Info, void *Context) {
     constexpr uint64_t SaSiginfo = 4, SaResethand = 0x80000000;
     if (Program.Flags & SaResethand)
       ProgramFaultAction = KernelSigaction{};
-    uint64_t Mask = Program.Mask & ~(uint64_t(1) << (SIGSEGV - 1));
+    uint64_t Mask = Program.Mask & ~signalBit(SignalFault);
     sys::call6(sys::RtSigprocmask, SIG_BLOCK, long(&Mask), 0, 8);
     if (Program.Flags & SaSiginfo)
       reinterpret_cast<void (*)(int, siginfo_t *, void *)>(Program.Handler)(SIGSEGV, Info,

@@ -4,12 +4,17 @@
 #include "Syscall.h"
 
 namespace popcorn {
+
+KernelSigaction ProgramFaultAction;
+
 namespace {
 constexpr long SigBlock = 0, SigSetmask = 2;
 
 // Home: reads the program's actions from the kernel, once per change.
 // SignalActionsRead is one more than the count of changes it saw, so
-// that a node's SignalActionsSent, 0 at first, differs from it.
+// that a node's SignalActionsSent, 0 at first, differs from it.  SIGSEGV's
+// is read too, for ProgramFaultAction; a node does not take it from the
+// table (takeSignalActions), and home never blocks it.
 void readActions(NodeState &N) {
   if (N.SignalActionsRead == N.SignalActionsChanged + 1)
     return;
@@ -17,10 +22,10 @@ void readActions(NodeState &N) {
   for (int S = 1; S <= SignalCount; S++) {
     KernelSigaction &A = N.SignalActions[S - 1];
     A = KernelSigaction{};
-    if (RuntimeSignals & signalBit(S))
+    if (S != SignalFault && (RuntimeSignals & signalBit(S)))
       continue;
     sys::call6(sys::RtSigaction, S, 0, long(&A), 8);
-    if (A.Handler > 1) // neither SIG_DFL nor SIG_IGN
+    if (A.Handler > 1 && !(RuntimeSignals & signalBit(S))) // neither SIG_DFL nor SIG_IGN
       N.HandledSignals |= signalBit(S);
   }
   N.SignalActionsRead = N.SignalActionsChanged + 1;
@@ -32,6 +37,9 @@ void noteSignalActionSet() { node().SignalActionsChanged++; }
 bool leaveSignals(int Node, Channel &Link, uint64_t &ThreadMask) {
   NodeState &N = node();
   readActions(N);
+  // Set again at every departure: a node that reset it (SA_RESETHAND)
+  // wrote only its copy of the program's data.
+  ProgramFaultAction = N.SignalActions[SignalFault - 1];
   NodeEntry &E = N.Nodes[Node];
   if (E.SignalActionsSent != N.SignalActionsRead) {
     if (!Link.send(MessageType::SignalActions, N.SignalActions, sizeof N.SignalActions))

@@ -35,6 +35,9 @@ inline constexpr int SignalCount = 64;
 /// that is a libc call.
 inline constexpr int SteeringSignal = 35;
 
+/// SIGSEGV: on a node, page faults.
+inline constexpr int SignalFault = 11;
+
 inline constexpr uint64_t signalBit(int Signal) { return uint64_t(1) << (Signal - 1); }
 
 /// Signals whose action on a node is the runtime's, never the program's:
@@ -42,16 +45,22 @@ inline constexpr uint64_t signalBit(int Signal) { return uint64_t(1) << (Signal 
 /// ProgramFaultAction), SIGKILL and SIGSTOP have none, and steering.  A
 /// node never blocks them either.
 inline constexpr uint64_t RuntimeSignals =
-    signalBit(11) | signalBit(9) | signalBit(19) | signalBit(SteeringSignal);
+    signalBit(SignalFault) | signalBit(9) | signalBit(19) | signalBit(SteeringSignal);
+
+/// The program's action for SIGSEGV, in the program's data: the same on
+/// every node.  A remote node's own SIGSEGV handler brings pages in and
+/// passes the program's own faults on to it (RemoteNode.cpp).  Home sets
+/// it from its kernel's at each departure (leaveSignals).
+extern KernelSigaction ProgramFaultAction;
 
 /// Home: the program set a signal action (its sigaction, or a node's,
 /// forwarded).
 void noteSignalActionSet();
 
-/// Home, as the thread leaves for node Node: sends it the actions if they
-/// changed since it last had them, blocks the handled signals, and returns
-/// the thread's signal mask for the MigrateMessage.  False if the link
-/// broke.
+/// Home, as the thread leaves for node Node: sets ProgramFaultAction,
+/// sends the node the actions if they changed since it last had them,
+/// blocks the handled signals, and returns the thread's signal mask for
+/// the MigrateMessage.  False if the link broke.
 bool leaveSignals(int Node, Channel &Link, uint64_t &ThreadMask);
 
 /// Home, as the thread is back: its mask from the node, and the signals

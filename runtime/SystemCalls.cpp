@@ -11,8 +11,6 @@
 
 namespace popcorn {
 
-KernelSigaction ProgramFaultAction;
-
 namespace {
 constexpr long ENOSYS_ = 38, EINVAL_ = 22, ENOTTY_ = 25, ENOMEM_ = 12, ENAMETOOLONG_ = 36;
 constexpr int64_t Null = -1; // a null pointer argument in a message
@@ -151,8 +149,6 @@ void touchData(const SyscallRow &Row, const long *A) {
 }
 
 long forward(int RowIndex, const long *A);
-
-constexpr long SignalFault = 11; // SIGSEGV
 
 // Whether home's pages are in memory is home's to say, and worth no page
 // of data per call: home checks that the range is mapped (msync fails

@@ -20,11 +20,6 @@ inline constexpr uint64_t SyscallDataBytes = 1 << 20;
 /// NodeState::SyscallBuffer's size: a call's input, output and reply.
 inline constexpr uint64_t SyscallBufferBytes = 4 * SyscallDataBytes;
 
-/// The program's action for SIGSEGV, in the program's data: the same on
-/// every node.  A remote node's own SIGSEGV handler brings pages in and
-/// passes the program's own faults on to it (RemoteNode.cpp).
-extern KernelSigaction ProgramFaultAction;
-
 /// Home: runs the Syscall message whose payload of Bytes is next on Link,
 /// for a node of ISA Machine, and answers.  False if the link failed or
 /// the message is malformed.
