@@ -36,8 +36,6 @@ using namespace popcorn;
 
 extern "C" {
 extern int __popcorn_migration_pending;
-extern const popcorn_metadata __popcorn_metadata;
-[[noreturn]] void popcorn_resume(const RegisterSet *Registers);
 }
 
 namespace popcorn {

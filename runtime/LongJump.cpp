@@ -28,8 +28,6 @@
 using namespace popcorn;
 
 extern "C" {
-extern const popcorn_metadata __popcorn_metadata;
-[[noreturn]] void popcorn_resume(const RegisterSet *Registers);
 int __popcorn_note_setjmp(uint64_t *Buffer);
 void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here);
 }

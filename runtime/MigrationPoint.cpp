@@ -36,10 +36,6 @@ using namespace popcorn;
 
 extern "C" {
 int __popcorn_migration_pending;
-// Laid out by popcorn-ld at the same address in every ISA's image.
-extern const popcorn_metadata __popcorn_metadata;
-void popcorn_call_on_stack(void *Top, void (*Fn)(void *), void *Arg);
-[[noreturn]] void popcorn_resume(const RegisterSet *Registers);
 void popcorn_migration_point_slow(RegisterSet *Registers);
 }
 

@@ -14,9 +14,6 @@
 using namespace popcorn;
 
 extern "C" {
-extern const popcorn_metadata __popcorn_metadata;
-[[noreturn]] void popcorn_resume(const RegisterSet *Registers);
-void popcorn_call_on_stack(void *Top, void (*Fn)(void *), void *Arg);
 void popcorn_signal_return(void);
 }
 

@@ -5,6 +5,15 @@
 #include "RegisterSet.h"
 #include "Rewrite.h"
 
+extern "C" {
+// Laid out by popcorn-ld at the same address in every ISA's image.
+extern const popcorn_metadata __popcorn_metadata;
+// Assembly (runtime/arch): load every register of the set and jump to its pc.
+[[noreturn]] void popcorn_resume(const popcorn::RegisterSet *Registers);
+// Assembly: run Fn(Arg) with the stack pointer at Top.
+void popcorn_call_on_stack(void *Top, void (*Fn)(void *), void *Arg);
+}
+
 namespace popcorn {
 
 // Made on a thread's first taken migration point, in memory of its own.

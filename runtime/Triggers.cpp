@@ -12,6 +12,8 @@
 #include "NodeState.h"
 #include "Report.h"
 #include "Steering.h"
+#include "Syscall.h"
+#include "Thread.h"
 #include <popcorn.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -153,6 +155,16 @@ void readAt(const char *Value) {
   if (!Exe.findFunction(Name, EmX86_64, Plan.At[0]) ||
       !Exe.findFunction(Name, EmAArch64, Plan.At[1])) {
     Line() << "popcorn: POPCORN_MIGRATE: at=" << Name << ": no such function in the program";
+    exit(2);
+  }
+  // A bounded function (no loop, and calls only to such functions) has no
+  // migration point, nor any recorded call: entering it triggers nothing.
+  const FunctionRange &Here = Plan.At[sys::Here == EmX86_64 ? 0 : 1];
+  IsaTables Tables(&__popcorn_metadata, sys::Here);
+  if (Tables.valid() && !Tables.recordsCallsIn(Here.Start, Here.End)) {
+    Line() << "popcorn: POPCORN_MIGRATE: at=" << Name
+           << ": the function has no migration point (it has no loop and calls no function"
+              " that has one, or it is marked popcorn_nomigrate); name a function that calls it";
     exit(2);
   }
 }

@@ -12,7 +12,8 @@ IsaTables::IsaTables(const popcorn_metadata *Blob, uint16_t Machine) : Blob(Blob
       Isa = &Isas[I];
 }
 
-const popcorn_call_site *IsaTables::siteAt(uint64_t Ra) const {
+// The first site whose return address is Ra or above.
+uint32_t IsaTables::firstSiteFrom(uint64_t Ra) const {
   const popcorn_call_site *Sites = at<popcorn_call_site>(Isa->sites);
   uint32_t Lo = 0, Hi = Isa->n_sites;
   while (Lo < Hi) {
@@ -22,7 +23,19 @@ const popcorn_call_site *IsaTables::siteAt(uint64_t Ra) const {
     else
       Hi = Mid;
   }
-  return Lo < Isa->n_sites && Sites[Lo].return_address == Ra ? &Sites[Lo] : nullptr;
+  return Lo;
+}
+
+const popcorn_call_site *IsaTables::siteAt(uint64_t Ra) const {
+  const popcorn_call_site *Sites = at<popcorn_call_site>(Isa->sites);
+  uint32_t I = firstSiteFrom(Ra);
+  return I < Isa->n_sites && Sites[I].return_address == Ra ? &Sites[I] : nullptr;
+}
+
+bool IsaTables::recordsCallsIn(uint64_t Start, uint64_t End) const {
+  // A call at the range's last byte returns to End.
+  uint32_t I = firstSiteFrom(Start + 1);
+  return I < Isa->n_sites && at<popcorn_call_site>(Isa->sites)[I].return_address <= End;
 }
 
 const popcorn_call_site *IsaTables::siteWithId(uint64_t Id) const {

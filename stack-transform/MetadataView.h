@@ -22,6 +22,8 @@ public:
 
   /// The call site whose return address is Ra, or null.
   const popcorn_call_site *siteAt(uint64_t Ra) const;
+  /// Some call in the code [Start, End) has a record.
+  bool recordsCallsIn(uint64_t Start, uint64_t End) const;
   /// A call site with this ID (any, when the back end duplicated it), or null.
   const popcorn_call_site *siteWithId(uint64_t Id) const;
   /// The setjmp sites (POPCORN_SITE_RETURNS_TWICE) of the function that
@@ -51,6 +53,7 @@ public:
   }
 
 private:
+  uint32_t firstSiteFrom(uint64_t Ra) const;
   template <typename T> const T *at(uint32_t Offset) const {
     return reinterpret_cast<const T *>(reinterpret_cast<const char *>(Blob) + Offset);
   }

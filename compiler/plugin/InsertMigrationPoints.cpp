@@ -16,7 +16,8 @@
 // doubled the cost of a small recursive function's points: recurse ran
 // 1.158x stock clang's instructions with them, 1.026x without, and its
 // longest stretch between two points grew from 3,189 instructions to 6,147
-// (bench/stretch.sh).  A leaf without a cycle gets no point at all: it
+// (bench/stretch.sh).  A bounded function (BoundedFunctions.h: no cycle,
+// and calls only to other bounded functions) gets no point at all: it
 // finishes in a bounded number of instructions, and a pending request is
 // taken at its caller's next point (in an interpreter's handlers or a qsort
 // comparator, the test would cost a third of the function).
@@ -32,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "InsertMigrationPoints.h"
+#include "BoundedFunctions.h"
 #include "Migratable.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/CFG.h"
@@ -78,16 +80,6 @@ struct MigrationPointBuilder {
     return Where->getParent();
   }
 };
-
-// Calls that stay calls in the machine code; intrinsics mostly do not.
-static bool callsAnything(const Function &F) {
-  for (const BasicBlock &BB : F)
-    for (const Instruction &I : BB)
-      if (const auto *Call = dyn_cast<CallBase>(&I))
-        if (!isa<IntrinsicInst>(Call) || isa<MemIntrinsic>(Call))
-          return true;
-  return false;
-}
 
 // Every Period-th back edge the function takes, in any of its loops, the
 // migration point runs.  One countdown for the whole invocation, not one per
@@ -136,15 +128,13 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
   MigrationPointBuilder Builder{Pending, SlowPath,
                                 MDBuilder(Ctx).createBranchWeights(1, 1u << 20)};
 
+  BoundedFunctions Bounded(M);
   bool Changed = false;
   for (Function &F : M) {
     if (!isMigratable(F))
       continue;
-    bool Calls = callsAnything(F);
-    SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> BackEdges;
-    FindFunctionBackedges(F, BackEdges);
-    if (!Calls && BackEdges.empty()) {
-      LLVM_DEBUG(dbgs() << "popcorn: no migration point in the bounded leaf " << F.getName()
+    if (Bounded.contains(F)) {
+      LLVM_DEBUG(dbgs() << "popcorn: no migration point in the bounded " << F.getName()
                         << "\n");
       continue;
     }

@@ -43,6 +43,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RecordCallSites.h"
+#include "BoundedFunctions.h"
 #include "Migratable.h"
 #include "ObjectStackSlot.h"
 #include "popcorn/CallSiteRecord.h"
@@ -65,6 +66,7 @@
 #include "llvm/Support/xxhash.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
+#include <optional>
 
 #define DEBUG_TYPE "popcorn-call-sites"
 
@@ -99,6 +101,8 @@ bool RecordCallSitesPass::recorded(const CallInst &Call) const {
     return false;
   if (CallScope == Scope::Libc)
     return Paths.LeadsBack(Call);
+  if (Bounded && Bounded->callIsBounded(Call))
+    return false; // no migration while the callee runs
   // Through aliases too: musl calls many functions by an alias name.
   const auto *Callee =
       dyn_cast<Function>(Call.getCalledOperand()->stripPointerCastsAndAliases());
@@ -708,6 +712,12 @@ static void addRecord(CallInst *Call, ArrayRef<AllocaInst *> Slots, uint64_t Id,
 }
 
 PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
+  // Before any call changes: the answers are the ones InsertMigrationPoints
+  // had, which gave the bounded functions no point.
+  std::optional<BoundedFunctions> BoundedInModule;
+  if (CallScope == Scope::Program)
+    BoundedInModule.emplace(M);
+  Bounded = BoundedInModule ? &*BoundedInModule : nullptr;
   bool Changed = false;
   for (Function &F : M) {
     bool Instrumented = CallScope == Scope::Program
@@ -763,6 +773,7 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()
                       << "\n");
   }
+  Bounded = nullptr;
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

@@ -32,7 +32,8 @@ public:
   };
   /// Every migratable function of the program, and every call in it that
   /// may reach a migration point.  Calls to functions NeverCallsBack accepts
-  /// (libc's, but for qsort and the like) cannot.
+  /// (libc's, but for qsort and the like) cannot, nor calls to bounded
+  /// functions (BoundedFunctions.h).
   explicit RecordCallSitesPass(
       std::function<bool(const llvm::Function &)> NeverCallsBack = {})
       : NeverCallsBack(std::move(NeverCallsBack)) {}
@@ -46,6 +47,7 @@ private:
   Scope CallScope = Scope::Program;
   std::function<bool(const llvm::Function &)> NeverCallsBack;
   LibcPaths Paths;
+  const class BoundedFunctions *Bounded = nullptr; // during run(), in the program
 };
 
 } // namespace popcorn

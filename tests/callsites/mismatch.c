@@ -2,7 +2,8 @@
  * whose ISAs disagree: the link must refuse it and name the function. */
 #include <stdio.h>
 
-__attribute__((noinline)) int helper(int x) { return x * 7 + 1; }
+/* Recursive, so not bounded: calls to it get records. */
+__attribute__((noinline)) int helper(int x) { return x > 0 ? helper(x - 1) * 7 + 1 : 1; }
 
 int work(int n)
 {

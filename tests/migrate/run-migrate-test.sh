@@ -12,6 +12,9 @@
 #   // MIGRATE-ENV: A=B .. one migrating run with these variables (one line,
 #                          one run; none: one run without); {start:F} and
 #                          {end:F} become function F's code range, in hex
+#   // MIGRATE-ERROR: A=B .. => TEXT
+#                          a run with these variables is refused at start:
+#                          exit status 2 and TEXT on stderr
 #   // STDIN: TEXT         standard input of every run (printf %b escapes)
 #   // EXIT: N             the expected exit status (default 0)
 #   // POPCORN-FLAGS: ...  popcorn-clang options
@@ -85,4 +88,18 @@ while IFS= read -r vars; do
 		echo "ok: ${vars:-no trigger}: $report"
 	fi
 done <envs
+
+setting MIGRATE-ERROR >errors
+while IFS= read -r line; do
+	vars=${line%% => *} text=${line#* => }
+	status=0
+	env $vars ./prog >refused.out 2>refused.err || status=$?
+	if [ "$status" != 2 ] || ! grep -qF -- "$text" refused.err; then
+		echo "FAIL: with $vars, expected exit status 2 and '$text'; status $status, stderr:"
+		cat refused.err
+		failed=1
+	else
+		echo "ok: $vars refused: $(head -n 1 refused.err)"
+	fi
+done <errors
 exit $failed

@@ -5,6 +5,8 @@
 // MIGRATE-ENV: POPCORN_MIGRATE=at=checkpoint
 // MIGRATE-ENV: X86_64_MIGRATE_START={start:checkpoint} X86_64_MIGRATE_END={end:checkpoint}
 // MIGRATE-ENV: TRIGGERS_RAISE=1
+// MIGRATE-ERROR: POPCORN_MIGRATE=at=scramble => at=scramble: the function has no migration point
+// MIGRATE-ERROR: POPCORN_MIGRATE=at=nowhere => at=nowhere: no such function in the program
 /* Moves without a line of migration code: schedules of POPCORN_MIGRATE,
  * Popcorn's code-range variables, and SIGRTMIN (raised by the program
  * itself when TRIGGERS_RAISE is set).  The loop runs long enough for the
@@ -19,10 +21,13 @@ __attribute__((noinline)) static unsigned long scramble(unsigned long x, int i)
 	return x * 2862933555777941757ul + (unsigned long)abs(i - 500);
 }
 
-/* Not a leaf: it has migration points. */
+/* Not bounded (a loop): it has a migration point, and so have its callers.
+ * A function without loops that calls only such functions has none. */
 __attribute__((noinline)) static unsigned long step(unsigned long x, int i)
 {
-	return scramble(x, i) ^ (x >> 29);
+	for (unsigned long k = 0; k < (x >> 59); k++)
+		x = scramble(x, i + k);
+	return x ^ (x >> 29);
 }
 
 __attribute__((noinline)) unsigned long checkpoint(unsigned long x)
