@@ -30,6 +30,7 @@ shift 2
 : "${CLANG:=clang-19}"
 : "${LLVM_AR:=llvm-ar-19}"
 : "${LLVM_RANLIB:=llvm-ranlib-19}"
+: "${LLVM_OBJCOPY:=llvm-objcopy-19}"
 : "${JOBS:=2}"
 version=1.2.3
 
@@ -64,6 +65,32 @@ lower_one_ir_modules() {
 		"$POPCORN_LLC" -O2 -only-isa "$isa" "$one_ir/$(basename "${f%.c}").bc" \
 			-o "$obj/obj/${f%.c}.lo" || exit 1
 	done
+}
+
+# Copies of the functions whose only callback is an argument, compiled as a
+# stock libc is (no plugin, no records) and renamed __popcorn_plain_*:
+# popcorn-plugin calls a copy when the callback is bounded, so that no
+# thread can move while it runs (compiler/plugin/LibcCallbacks.h lists the
+# same functions).
+plain_files="src/stdlib/qsort.c src/stdlib/qsort_nr.c src/stdlib/bsearch.c"
+plain_symbols="qsort __qsort_r qsort_r bsearch"
+
+# Adds the plain copies to make's libc.a for $isa.
+add_plain_copies() {
+	renames=
+	for s in $plain_symbols; do
+		renames="$renames --redefine-sym $s=__popcorn_plain_$s"
+	done
+	plain_cflags=$(MUSL_EXTRA_CFLAGS= isa_cflags "$isa")
+	for f in $plain_files; do
+		lo=obj/${f%.c}.lo
+		out=obj/plain_$(basename "${f%.c}").o
+		cmd=$(cd "$obj" && make -n -W "$src/$f" CFLAGS="$plain_cflags" "$lo" | grep -F -- "-o $lo ")
+		[ -n "$cmd" ] || { echo "build-musl.sh: no compile command for $f" >&2; exit 1; }
+		(cd "$obj" && eval "${cmd%% -c -o $lo *} -c -o $out $src/$f" &&
+			$LLVM_OBJCOPY $renames "$out") || exit 1
+	done
+	(cd "$obj" && $LLVM_AR rs lib/libc.a obj/plain_*.o) || exit 1
 }
 
 pristine=$work/src/musl-$version
@@ -173,6 +200,7 @@ for isa in "$@"; do
 			lower_one_ir_modules
 			make >>make.log 2>&1 || { tail -40 make.log >&2; exit 1; }
 		fi
+		add_plain_copies
 		make install >install.log 2>&1 || { tail -40 install.log >&2; exit 1; }
 	)
 	# ...and so its <sys/syscall.h> has aarch64's numbers, as musl's

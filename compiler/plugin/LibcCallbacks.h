@@ -58,6 +58,20 @@ inline const LibcCallbackPath LibcCallbackPaths[] = {
     {"signal/siglongjmp.c", {"siglongjmp", "longjmp", "_longjmp"}},
 };
 
+// Functions whose only callback is one of their arguments, with musl's
+// symbols that implement them.  libc.a also holds a copy of them compiled as
+// a stock libc is, without call-site records, each symbol renamed with
+// PlainLibcPrefix (libc-patches/build-musl.sh, which lists the same
+// symbols); popcorn-plugin calls the copy when the callback is bounded
+// (PlainLibcCalls.cpp).
+struct PlainLibcFunction {
+  const char *Name;
+  unsigned CallbackArgument;
+};
+inline const PlainLibcFunction PlainLibcFunctions[] = {
+    {"qsort", 3}, {"qsort_r", 3}, {"bsearch", 4}};
+inline constexpr const char *PlainLibcPrefix = "__popcorn_plain_";
+
 } // namespace popcorn
 
 #endif

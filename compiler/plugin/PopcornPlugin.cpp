@@ -11,6 +11,7 @@
 #include "Migratable.h"
 #include "ObjectStack.h"
 #include "PinConstants.h"
+#include "PlainLibcCalls.h"
 #include "RecordCallSites.h"
 #include "RejectNonPortable.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -28,6 +29,7 @@ static void registerPasses(PassBuilder &PB) {
   PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
     MPM.addPass(popcorn::LowerBlockAddressesPass());
     MPM.addPass(popcorn::HomeOnlyCallsPass());
+    MPM.addPass(popcorn::PlainLibcCallsPass());
     MPM.addPass(popcorn::InsertMigrationPointsPass());
     MPM.addPass(popcorn::ObjectStackPass(popcorn::isMigratable, /*LowerSlots=*/false));
     MPM.addPass(popcorn::RecordCallSitesPass(popcorn::neverCallsBack));
@@ -44,6 +46,8 @@ static void registerPasses(PassBuilder &PB) {
           MPM.addPass(popcorn::HomeOnlyCallsPass());
         else if (Name == "popcorn-lower-block-addresses")
           MPM.addPass(popcorn::LowerBlockAddressesPass());
+        else if (Name == "popcorn-plain-libc-calls")
+          MPM.addPass(popcorn::PlainLibcCallsPass());
         else if (Name == "popcorn-migration-points")
           MPM.addPass(popcorn::InsertMigrationPointsPass());
         else if (Name == "popcorn-object-stack")
