@@ -7,6 +7,8 @@
 // middle end has optimized (only real stack objects are left), every alloca
 // of a migratable function becomes a slice of the thread's object stack,
 // ordinary memory at the same address on every ISA, untouched by a rewrite.
+// (In the program, small objects no pointer to which leaves the function
+// stay on the native stack: addressStaysInFunction.)
 //
 // The frame, laid out once here (so identically on every ISA):
 //
@@ -124,15 +126,92 @@ static void replaceDynamicAlloca(FrameBuilder &FB, AllocaInst *A) {
   A->eraseFromParent();
 }
 
-static bool lowerFunction(Function &F, FunctionCallee SlotFn) {
+// Every use of an address computed from an object is in its block, with
+// no call between: after a move, no value holds an address of the frame
+// the thread left.  (The object's own address is a frame index, which the
+// back end computes again after a call: RematerializeAcrossCalls.)
+static bool usedBeforeAnyCall(const Instruction &Address) {
+  for (const User *U : Address.users()) {
+    const auto *Use = cast<Instruction>(U);
+    if (Use->getParent() != Address.getParent() || Use->comesBefore(&Address))
+      return false;
+    for (const Instruction *I = Address.getNextNode(); I != Use; I = I->getNextNode())
+      if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
+        return false;
+  }
+  return true;
+}
+
+// An object no pointer to which can leave the function: its address is
+// only loaded from and stored to, directly or through element addresses,
+// or copied to and from by memcpy and the like (a lookup table, a small
+// matrix indexed at run time).  No other code, and no value holding its
+// address across a call, can see where it is, so it needs no
+// fixed address: it stays on the native stack, addressed from the stack
+// pointer as in a stock build, and a record carries its bytes
+// (RecordCallSites.cpp).  Kept small, because a rewrite copies them.
+static bool addressStaysInFunction(const AllocaInst &A, const DataLayout &DL) {
+  constexpr uint64_t MaxBytes = 4096;
+  std::optional<TypeSize> Bytes = A.getAllocationSize(DL);
+  if (!Bytes || Bytes->isScalable() || Bytes->getFixedValue() > MaxBytes)
+    return false;
+  SmallVector<const Value *, 8> Addresses = {&A};
+  while (!Addresses.empty()) {
+    const Value *Address = Addresses.pop_back_val();
+    for (const Use &U : Address->uses()) {
+      const auto *User = cast<Instruction>(U.getUser());
+      if (const auto *Load = dyn_cast<LoadInst>(User)) {
+        if (Load->isVolatile())
+          return false;
+      } else if (const auto *Store = dyn_cast<StoreInst>(User)) {
+        if (Store->isVolatile() || U.getOperandNo() != Store->getPointerOperandIndex())
+          return false;
+      } else if (isa<GetElementPtrInst>(User)) {
+        if (!usedBeforeAnyCall(*User))
+          return false;
+        Addresses.push_back(User);
+      } else if (const auto *II = dyn_cast<IntrinsicInst>(User)) {
+        if (!II->isLifetimeStartOrEnd() &&
+            !(isa<MemIntrinsic>(II) && !cast<MemIntrinsic>(II)->isVolatile() &&
+              U.getOperandNo() < 2))
+          return false;
+      } else {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Without lifetime markers, a native object shares its bytes with no other
+// object or record slot: were it to share them on one ISA and not on the
+// other, a record's copy of a dead object could overwrite a live one.
+static void dropLifetimeMarkers(AllocaInst *A) {
+  SmallVector<Instruction *, 4> Markers;
+  SmallVector<Value *, 8> Addresses = {A};
+  while (!Addresses.empty())
+    for (User *U : Addresses.pop_back_val()->users()) {
+      if (isa<GetElementPtrInst>(U))
+        Addresses.push_back(U);
+      else if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+        Markers.push_back(II);
+    }
+  for (Instruction *Marker : Markers)
+    Marker->eraseFromParent();
+}
+
+static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateObjects) {
   const DataLayout &DL = F.getDataLayout();
-  SmallVector<AllocaInst *, 8> Static, Dynamic;
+  SmallVector<AllocaInst *, 8> Static, Dynamic, Private;
   SmallVector<IntrinsicInst *, 4> Saves, Restores;
   SmallVector<CallBase *, 2> ReturnsTwice;
   SmallVector<ReturnInst *, 4> Returns;
   for (Instruction &I : instructions(F)) {
     if (auto *A = dyn_cast<AllocaInst>(&I)) {
-      (A->isStaticAlloca() ? Static : Dynamic).push_back(A);
+      if (KeepPrivateObjects && A->isStaticAlloca() && addressStaysInFunction(*A, DL))
+        Private.push_back(A);
+      else
+        (A->isStaticAlloca() ? Static : Dynamic).push_back(A);
     } else if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
       if (II->getIntrinsicID() == Intrinsic::stacksave)
         Saves.push_back(II);
@@ -147,6 +226,17 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn) {
     } else if (auto *Ret = dyn_cast<ReturnInst>(&I)) {
       Returns.push_back(Ret);
     }
+  }
+  // A longjmp may come back to a setjmp call after a move: its frame's
+  // objects are where they were, on the object stack.
+  if (ReturnsTwice.empty()) {
+    for (AllocaInst *A : Private) {
+      LLVM_DEBUG(dbgs() << "popcorn: " << F.getName() << ": " << A->getName()
+                        << " stays on the native stack\n");
+      dropLifetimeMarkers(A);
+    }
+  } else {
+    Static.append(Private.begin(), Private.end());
   }
   FrameBuilder FB{F, SlotFn, DL};
   // A longjmp back to this call comes from frames that had moved the
@@ -252,7 +342,7 @@ PreservedAnalyses ObjectStackPass::run(Module &M, ModuleAnalysisManager &) {
   bool Changed = false;
   for (Function &F : M)
     if (!F.isDeclaration() && Selected(F))
-      Changed |= lowerFunction(F, SlotFn);
+      Changed |= lowerFunction(F, SlotFn, KeepPrivateObjects);
   if (SlotDecl->use_empty())
     SlotDecl->eraseFromParent();
   if (LowerSlots && !lowerObjectStackSlots(M))

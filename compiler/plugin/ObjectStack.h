@@ -7,7 +7,7 @@
 
 namespace popcorn {
 
-/// Moves every stack object (alloca) of the selected functions to the
+/// Moves the stack objects (allocas) of the selected functions to the
 /// thread's object stack: one frame per invocation, laid out here in the
 /// shared IR, so a local has the same address on every ISA and keeps it when
 /// the thread's native stack is rewritten for another ISA (docs/architecture.md).
@@ -17,14 +17,21 @@ public:
   /// Selected: the functions whose frames may be rewritten.  LowerSlots:
   /// the module is already for its final ISA (libc, compiled per ISA), so
   /// the thread-pointer slot is lowered at once, not by popcorn-llc.
-  ObjectStackPass(std::function<bool(const llvm::Function &)> Selected, bool LowerSlots)
-      : Selected(std::move(Selected)), LowerSlots(LowerSlots) {}
+  /// KeepPrivateObjects: small objects whose address never leaves their
+  /// function's loads and stores stay on the native stack, and call-site
+  /// records carry their bytes.  Only where one module serves every ISA
+  /// (the program): compiled per ISA, the ISAs could disagree on which.
+  ObjectStackPass(std::function<bool(const llvm::Function &)> Selected, bool LowerSlots,
+                  bool KeepPrivateObjects = false)
+      : Selected(std::move(Selected)), LowerSlots(LowerSlots),
+        KeepPrivateObjects(KeepPrivateObjects) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 
 private:
   std::function<bool(const llvm::Function &)> Selected;
   bool LowerSlots;
+  bool KeepPrivateObjects;
 };
 
 } // namespace popcorn

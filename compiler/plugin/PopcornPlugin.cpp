@@ -31,7 +31,8 @@ static void registerPasses(PassBuilder &PB) {
     MPM.addPass(popcorn::HomeOnlyCallsPass());
     MPM.addPass(popcorn::PlainLibcCallsPass());
     MPM.addPass(popcorn::InsertMigrationPointsPass());
-    MPM.addPass(popcorn::ObjectStackPass(popcorn::isMigratable, /*LowerSlots=*/false));
+    MPM.addPass(popcorn::ObjectStackPass(popcorn::isMigratable, /*LowerSlots=*/false,
+                                            /*KeepPrivateObjects=*/true));
     MPM.addPass(popcorn::RecordCallSitesPass(popcorn::neverCallsBack));
     MPM.addPass(popcorn::PinConstantsPass());
   });
@@ -51,7 +52,8 @@ static void registerPasses(PassBuilder &PB) {
         else if (Name == "popcorn-migration-points")
           MPM.addPass(popcorn::InsertMigrationPointsPass());
         else if (Name == "popcorn-object-stack")
-          MPM.addPass(popcorn::ObjectStackPass(popcorn::isMigratable, /*LowerSlots=*/false));
+          MPM.addPass(popcorn::ObjectStackPass(popcorn::isMigratable, /*LowerSlots=*/false,
+                                            /*KeepPrivateObjects=*/true));
         else if (Name == "popcorn-call-sites")
           MPM.addPass(popcorn::RecordCallSitesPass(popcorn::neverCallsBack));
         else

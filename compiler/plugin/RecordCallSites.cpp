@@ -10,7 +10,9 @@
 // The record names the slots (as frame addresses and sizes), so a value a
 // rewrite writes there is the value the code goes on with.  The program's
 // own stack objects are on the object stack (ObjectStack.cpp runs first),
-// the same memory on every ISA: nothing to record.
+// the same memory on every ISA: nothing to record; but for the small ones
+// no pointer to which leaves the function, which stay on the native stack
+// and are carried by every record.
 //
 // Fewer slots mean fewer stores and loads around every call (an
 // interpreter's dispatch loop had six of each around its one indirect
@@ -743,6 +745,12 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       SplitBlock(Call->getParent(), Next);
       Resume[Call] = Next;
     }
+    // The objects ObjectStack left on the native stack (their address never
+    // leaves the function): each record carries their bytes.
+    SmallVector<AllocaInst *, 4> NativeObjects;
+    for (Instruction &I : F.getEntryBlock())
+      if (auto *A = dyn_cast<AllocaInst>(&I); A && A->isStaticAlloca())
+        NativeObjects.push_back(A);
     SlotsOfCalls Slots = carryLiveValues(F, Calls, Live, Resume);
     // A variable-length object left on the native stack would move the
     // frame's layout at run time: no record of the function is complete
@@ -767,7 +775,9 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
     unsigned Index = 0;
     for (CallInst *Call : Calls) {
       uint64_t Flags = Call->hasFnAttr(Attribute::ReturnsTwice) ? CSR_RETURNS_TWICE : 0;
-      addRecord(Call, Slots.lookup(Call), callSiteId(M, F, Index++, CallScope), Header | Flags);
+      SmallVector<AllocaInst *, 16> Carried(NativeObjects.begin(), NativeObjects.end());
+      llvm::append_range(Carried, Slots.lookup(Call));
+      addRecord(Call, Carried, callSiteId(M, F, Index++, CallScope), Header | Flags);
       Changed = true;
     }
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()

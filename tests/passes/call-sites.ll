@@ -14,9 +14,10 @@ entry:
 ; Live after the call: %n (i32), %p (ptr), %d (double).  Each crosses it in a
 ; slot of its own, its home: stored once where the value is defined (here on
 ; entry), reloaded after the call, and the record names the homes: kind word
-; alloca | size << 8 (2 | 4 << 8 = 1026, 2 | 8 << 8 = 2050).  %buf is not
-; recorded: the program's stack objects live on the object stack
-; (ObjectStack.cpp), the same on every ISA.  A home lives as long as its
+; alloca | size << 8 (2 | 4 << 8 = 1026, 2 | 8 << 8 = 2050).  %buf, an
+; object left on the native stack (ObjectStack.cpp keeps there the small
+; ones whose address stays in the function), comes first, with its 16 bytes
+; (2 | 16 << 8 = 4098): every record carries it.  A home lives as long as its
 ; value (lifetime markers), so the back end may give the homes of values not
 ; live together the same bytes.
 ; CHECK: call void @llvm.lifetime.start.p0(i64 8, ptr %d.home)
@@ -25,7 +26,7 @@ entry:
 ; CHECK-NEXT: store ptr %p, ptr %p.home
 ; CHECK-NEXT: call void @llvm.lifetime.start.p0(i64 4, ptr %n.home)
 ; CHECK-NEXT: store i32 %n, ptr %n.home
-; CHECK-NEXT: %r = call i32 @callee(i32 %n) #[[ID:[0-9]+]] [ "deopt"(i64 1, i64 1026, ptr %n.home, i64 2050, ptr %p.home, i64 2050, ptr %d.home) ]
+; CHECK-NEXT: %r = call i32 @callee(i32 %n) #[[ID:[0-9]+]] [ "deopt"(i64 1, i64 4098, ptr %buf, i64 1026, ptr %n.home, i64 2050, ptr %p.home, i64 2050, ptr %d.home) ]
 ; The call ends its block, so instruction selection merges nothing across it.
 ; CHECK-NEXT: br label %[[AFTER:.*]]
 ; CHECK: [[AFTER]]:
@@ -43,12 +44,12 @@ entry:
   %t = add i32 %s, %n
   %f = fptosi double %d to i32
   %u = add i32 %t, %f
-; The last call: nothing of this function is live after it, and the homes'
-; lifetimes end before it.
+; The last call: no value of this function is live after it, and the homes'
+; lifetimes end before it.  (The native object is carried all the same.)
 ; CHECK: call void @llvm.lifetime.end.p0(i64 4, ptr %n.home)
 ; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 8, ptr %p.home)
 ; CHECK-NEXT: call void @llvm.lifetime.end.p0(i64 8, ptr %d.home)
-; CHECK-NEXT: %last = call i32 @callee(i32 %u) #[[ID2:[0-9]+]] [ "deopt"(i64 1) ]
+; CHECK-NEXT: %last = call i32 @callee(i32 %u) #[[ID2:[0-9]+]] [ "deopt"(i64 1, i64 4098, ptr %buf) ]
   %last = call i32 @callee(i32 %u)
   ret i32 %last
 }

@@ -61,4 +61,40 @@ define i32 @with_setjmp() {
   ret i32 %s
 }
 
+
+; A small object whose address only indexes loads and stores, each next to
+; its computation, stays on the native stack, without lifetime markers, and
+; every record carries its bytes (2 | 64 << 8 = 16386).  One whose element
+; address is held across a call moves to the object stack.
+; CHECK-LABEL: define i32 @private_table(
+; CHECK: %table = alloca [16 x i32]
+; CHECK-NOT: llvm.lifetime.{{start|end}}.p0(i64 64
+; CHECK: call void @fill(ptr null) {{.*}}[ "deopt"(i64 1, i64 16386, ptr %table
+; CHECK-NOT: popcorn.frame
+; CHECK: ret i32
+define i32 @private_table(i32 %i) {
+  %table = alloca [16 x i32]
+  call void @llvm.lifetime.start.p0(i64 64, ptr %table)
+  %slot = getelementptr [16 x i32], ptr %table, i32 0, i32 %i
+  store i32 7, ptr %slot
+  call void @fill(ptr null)
+  %again = getelementptr [16 x i32], ptr %table, i32 0, i32 %i
+  %v = load i32, ptr %again
+  call void @llvm.lifetime.end.p0(i64 64, ptr %table)
+  ret i32 %v
+}
+
+; CHECK-LABEL: define i32 @address_across_call(
+; CHECK-NOT: alloca [16 x i32]
+; CHECK: popcorn.frame
+; CHECK: ret i32
+define i32 @address_across_call(i32 %i) {
+  %table = alloca [16 x i32]
+  %slot = getelementptr [16 x i32], ptr %table, i32 0, i32 %i
+  store i32 7, ptr %slot
+  call void @fill(ptr null)
+  %v = load i32, ptr %slot
+  ret i32 %v
+}
+
 ; CHECK: ![[ABOVE32]] = !{i64 32}
