@@ -97,7 +97,7 @@ static bool isSiblingCall(const CallInst &Call) {
          (!Ret->getReturnValue() || Ret->getReturnValue() == &Call);
 }
 
-bool RecordCallSitesPass::recorded(const CallInst &Call) const {
+bool RecordCallSitesPass::recorded(const CallInst &Call, const BoundedFunctions *Bounded) const {
   if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles() ||
       isSiblingCall(Call))
     return false;
@@ -716,10 +716,9 @@ static void addRecord(CallInst *Call, ArrayRef<AllocaInst *> Slots, uint64_t Id,
 PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
   // Before any call changes: the answers are the ones InsertMigrationPoints
   // had, which gave the bounded functions no point.
-  std::optional<BoundedFunctions> BoundedInModule;
+  std::optional<BoundedFunctions> Bounded;
   if (CallScope == Scope::Program)
-    BoundedInModule.emplace(M);
-  Bounded = BoundedInModule ? &*BoundedInModule : nullptr;
+    Bounded.emplace(M);
   bool Changed = false;
   for (Function &F : M) {
     bool Instrumented = CallScope == Scope::Program
@@ -727,7 +726,9 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
                             : !F.isDeclaration() && Paths.OnPath(F);
     if (!Instrumented)
       continue;
-    auto Recorded = [this](const CallInst &Call) { return recorded(Call); };
+    auto Recorded = [&](const CallInst &Call) {
+      return recorded(Call, Bounded ? &*Bounded : nullptr);
+    };
     DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, Recorded);
     SmallVector<CallInst *, 16> Calls;
     for (Instruction &I : instructions(F))
@@ -783,7 +784,6 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()
                       << "\n");
   }
-  Bounded = nullptr;
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 

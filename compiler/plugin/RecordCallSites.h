@@ -9,6 +9,8 @@
 
 namespace popcorn {
 
+class BoundedFunctions;
+
 /// Gives every call that can be on a stack during a migration a "deopt"
 /// operand bundle with the stack objects and the values live across it, and
 /// a "statepoint-id" that is the same on every ISA.  Each ISA's back end
@@ -43,11 +45,11 @@ public:
   static bool isRequired() { return true; }
 
 private:
-  bool recorded(const llvm::CallInst &Call) const;
+  /// Bounded: the module's bounded functions, in the program; null in libc.
+  bool recorded(const llvm::CallInst &Call, const BoundedFunctions *Bounded) const;
   Scope CallScope = Scope::Program;
   std::function<bool(const llvm::Function &)> NeverCallsBack;
   LibcPaths Paths;
-  const class BoundedFunctions *Bounded = nullptr; // during run(), in the program
 };
 
 } // namespace popcorn
