@@ -45,16 +45,24 @@ one_ir_files="src/stdlib/qsort.c src/stdlib/qsort_nr.c src/stdlib/bsearch.c
 	src/search/tdestroy.c src/search/lsearch.c"
 one_ir=${POPCORN_LLC:+$work/one-ir}
 
+# Prints the command make compiles source file $1 with (run in $obj), up to
+# its "-c -o": the caller adds flags and its own output.  $2, if given,
+# replaces musl's CFLAGS.
+compile_command() {
+	lo=obj/${1%.c}.lo
+	cmd=$(cd "$obj" && make -n -W "$src/$1" ${2+CFLAGS="$2"} "$lo" | grep -F -- "-o $lo ")
+	[ -n "$cmd" ] || { echo "build-musl.sh: no compile command for $1" >&2; exit 1; }
+	echo "${cmd%% -c -o $lo *}"
+}
+
 # Writes the canonical module of every one-IR file into $one_ir, with the
 # command make would compile it with, made to stop at optimized bitcode.
 write_one_ir_modules() {
 	rm -rf "$one_ir"
 	mkdir -p "$one_ir"
 	for f in $one_ir_files; do
-		lo=obj/${f%.c}.lo
-		cmd=$(cd "$obj" && make -n -W "$src/$f" "$lo" | grep -F -- "-o $lo ")
-		[ -n "$cmd" ] || { echo "build-musl.sh: no compile command for $f" >&2; exit 1; }
-		(cd "$obj" && eval "${cmd%% -c -o $lo *} $ONE_IR_CFLAGS -emit-llvm -c -o $one_ir/$(basename "${f%.c}").bc $src/$f") || exit 1
+		cmd=$(compile_command "$f") || exit 1
+		(cd "$obj" && eval "$cmd $ONE_IR_CFLAGS -emit-llvm -c -o $one_ir/$(basename "${f%.c}").bc $src/$f") || exit 1
 	done
 }
 
@@ -83,12 +91,9 @@ add_plain_copies() {
 	done
 	plain_cflags=$(MUSL_EXTRA_CFLAGS= isa_cflags "$isa")
 	for f in $plain_files; do
-		lo=obj/${f%.c}.lo
 		out=obj/plain_$(basename "${f%.c}").o
-		cmd=$(cd "$obj" && make -n -W "$src/$f" CFLAGS="$plain_cflags" "$lo" | grep -F -- "-o $lo ")
-		[ -n "$cmd" ] || { echo "build-musl.sh: no compile command for $f" >&2; exit 1; }
-		(cd "$obj" && eval "${cmd%% -c -o $lo *} -c -o $out $src/$f" &&
-			$LLVM_OBJCOPY $renames "$out") || exit 1
+		cmd=$(compile_command "$f" "$plain_cflags") || exit 1
+		(cd "$obj" && eval "$cmd -c -o $out $src/$f" && $LLVM_OBJCOPY $renames "$out") || exit 1
 	done
 	(cd "$obj" && $LLVM_AR rs lib/libc.a obj/plain_*.o) || exit 1
 }
