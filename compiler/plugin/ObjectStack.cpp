@@ -8,7 +8,7 @@
 // of a migratable function becomes a slice of the thread's object stack,
 // ordinary memory at the same address on every ISA, untouched by a rewrite.
 // (In the program, small objects no pointer to which leaves the function
-// stay on the native stack: addressStaysInFunction.)
+// stay on the native stack: addressStaysInFunction, onlyAddressTaken.)
 //
 // The frame, laid out once here (so identically on every ISA):
 //
@@ -200,6 +200,24 @@ static void dropLifetimeMarkers(AllocaInst *A) {
     Marker->eraseFromParent();
 }
 
+// An object whose bytes nothing reads or writes, whose address is only
+// taken as an integer: how a program finds its own stack.  gnulib's stack
+// overflow handler takes the address of an unused local to find the
+// stack's mapping in /proc/self/maps, and compares its size with
+// RLIMIT_STACK; on the object stack that address would name the wrong
+// mapping.  The object holds nothing a move could lose, so it stays on the
+// native stack like a private one.
+static bool onlyAddressTaken(const AllocaInst &A) {
+  bool Taken = false;
+  for (const User *U : A.users()) {
+    if (isa<PtrToIntInst>(U))
+      Taken = true;
+    else if (const auto *II = dyn_cast<IntrinsicInst>(U); !II || !II->isLifetimeStartOrEnd())
+      return false;
+  }
+  return Taken;
+}
+
 static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateObjects) {
   const DataLayout &DL = F.getDataLayout();
   SmallVector<AllocaInst *, 8> Static, Dynamic, Private;
@@ -208,7 +226,8 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateOb
   SmallVector<ReturnInst *, 4> Returns;
   for (Instruction &I : instructions(F)) {
     if (auto *A = dyn_cast<AllocaInst>(&I)) {
-      if (KeepPrivateObjects && A->isStaticAlloca() && addressStaysInFunction(*A, DL))
+      if (KeepPrivateObjects && A->isStaticAlloca() &&
+          (addressStaysInFunction(*A, DL) || onlyAddressTaken(*A)))
         Private.push_back(A);
       else
         (A->isStaticAlloca() ? Static : Dynamic).push_back(A);

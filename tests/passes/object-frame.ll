@@ -97,4 +97,32 @@ define i32 @address_across_call(i32 %i) {
   ret i32 %v
 }
 
+; An unused local whose address is only taken as an integer (how gnulib's
+; stack overflow handler finds the stack's mapping) stays on the native
+; stack; one whose address is passed as a pointer does not.
+; CHECK-LABEL: define void @stack_marker(
+; CHECK: %marker = alloca i32
+; CHECK-NOT: popcorn.frame
+; CHECK: ret void
+define void @stack_marker() {
+  %marker = alloca i32
+  %address = ptrtoint ptr %marker to i64
+  call void @note_address(i64 %address)
+  ret void
+}
+
+; CHECK-LABEL: define void @marker_passed_as_pointer(
+; CHECK-NOT: alloca i32
+; CHECK: popcorn.frame
+; CHECK: ret void
+define void @marker_passed_as_pointer() {
+  %marker = alloca i32
+  %address = ptrtoint ptr %marker to i64
+  call void @note_address(i64 %address)
+  call void @fill(ptr %marker)
+  ret void
+}
+
+declare void @note_address(i64)
+
 ; CHECK: ![[ABOVE32]] = !{i64 32}
