@@ -56,6 +56,10 @@ inline const LibcCallbackPath LibcCallbackPaths[] = {
     // No callback, but a walk from longjmp (runtime/LongJump.cpp) must
     // cross siglongjmp's frame: its call to longjmp gets a record.
     {"signal/siglongjmp.c", {"siglongjmp", "longjmp", "_longjmp"}},
+    // A handler on the alternate signal stack runs under sigaction.c's
+    // wrapper, whose frame a walk from the handler crosses to reach the
+    // kernel's signal frame.
+    {"signal/sigaction.c", {"program_handler", "call_program_handler"}},
 };
 
 // Functions whose only callback is one of their arguments, with musl's
