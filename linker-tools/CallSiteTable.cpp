@@ -256,12 +256,20 @@ Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
           S.Frame.function = F.getFunctionAddress();
           S.Site.return_address = F.getFunctionAddress() + Records->getInstructionOffset();
           // Bytes from the CFA down to the stack pointer.  x86-64's stack
-          // size leaves out the return address the call pushed.
-          S.Frame.frame_size = F.getStackSize() + (Table.Target == Isa::X86_64 ? 8 : 0);
+          // size leaves out the return address the call pushed.  A frame
+          // realigned or sized at run time has none ("unknown", all ones):
+          // its sites cannot be resumed, as a rewrite could not lay it out
+          // (the compiler keeps such objects off the native stack; this is
+          // for code it did not see through).
+          bool FixedFrame = F.getStackSize() != UINT64_MAX;
+          S.Frame.frame_size =
+              FixedFrame ? F.getStackSize() + (Table.Target == Isa::X86_64 ? 8 : 0) : 0;
           S.FunctionName = Functions.count(S.Frame.function) ? Functions[S.Frame.function]
                                                             : "<unknown function>";
           if (Error E = decodeRecord(D, *Records, S))
             return std::move(E);
+          if (!FixedFrame)
+            S.Site.flags &= ~POPCORN_SITE_COMPLETE;
           Table.Sites.push_back(std::move(S));
         }
       }

@@ -152,12 +152,13 @@ long homeMremap(long Address, long OldBytes, long NewBytes, long Flags, long New
   return R;
 }
 
-uint64_t arenaMapWithGuard(uint64_t Bytes) {
-  long R = homeMmap(0, long(Bytes + PageBytes), sys::ProtNone, sys::MapPrivateAnonymous, -1, 0);
-  if (sys::failed(R) ||
-      sys::call6(sys::Mprotect, R + long(PageBytes), long(Bytes), sys::ProtReadWrite))
+uint64_t arenaMapStack(uint64_t Bytes) {
+  long R = homeMmap(0, long(StackGapBytes + Bytes), sys::ProtNone, sys::MapPrivateAnonymous, -1,
+                    0);
+  if (sys::failed(R) || sys::call6(sys::Munmap, R, long(StackGapBytes)) ||
+      sys::call6(sys::Mprotect, R + long(StackGapBytes), long(Bytes), sys::ProtReadWrite))
     return 0;
-  return uint64_t(R) + PageBytes;
+  return uint64_t(R) + StackGapBytes;
 }
 
 } // namespace popcorn

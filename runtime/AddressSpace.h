@@ -21,8 +21,20 @@ long homeMmap(long Address, long Bytes, long Prot, long Flags, long Fd, long Off
 long homeMunmap(long Address, long Bytes);
 long homeMremap(long Address, long OldBytes, long NewBytes, long Flags, long NewAddress);
 
-/// Read-write memory in the arena with a guard page below, or 0.
-uint64_t arenaMapWithGuard(uint64_t Bytes);
+/// The unmapped gap below a stack from arenaMapStack: the kernel's own
+/// (stack_guard_gap, 256 pages).
+inline constexpr uint64_t StackGapBytes = 1 << 20;
+
+/// Read-write memory in the arena for the main thread's stack away from
+/// home, or 0.  Below it the arena range is unmapped, not reserved: in
+/// /proc/self/maps (home's, which a node's open reads) it then looks like
+/// the stack the kernel gave the thread, a mapping with a gap below.
+/// Programs tell a stack overflow from another fault by that gap (gnulib's
+/// c-stack: the fault address nearer to the stack than to the mapping
+/// below); a guard mapping right below makes every overflow a "program
+/// error".  Nothing else lands in the gap: the kernel places mappings
+/// top-down from far above the arena.
+uint64_t arenaMapStack(uint64_t Bytes);
 
 } // namespace popcorn
 

@@ -79,6 +79,11 @@ struct NodeState {
   uint8_t *HomeStackImage; // where a rewrite for home writes Home's bytes
   uint8_t *RuntimeStackTop;
   AddressRange SignalStack; // its SIGSEGV handler's, which brings pages in
+  // The program's own SIGSEGV handler, while it runs (RemoteNode.cpp): the
+  // frame of the fault handler that called it, its flags, and whether the
+  // program sent itself a SIGSEGV meanwhile that waits for its return.
+  uint64_t ProgramFaultFrame, ProgramFaultFlags;
+  bool ProgramFaultPending;
   FramePair *Scratch;
   uint32_t MaxFrames;
   int HomePid;

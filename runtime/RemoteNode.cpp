@@ -160,10 +160,74 @@ void markWritten(int R, uint64_t A) {
   N.DirtyList[N.DirtyCount++] = A;
 }
 
+// The program's SIGSEGV, a fault of its own or one it sent itself (raise,
+// kill): what home's kernel would do with ProgramFaultAction.  Its handler,
+// if it has one, runs here, on this node's signal stack: one address on
+// every ISA, and the ucontext is this ISA's, as the handler's code is.
+// SIGSEGV itself stays unblocked (the handler's own pages come in through
+// it), so the kernel's blocking of it while the handler runs (unless
+// SA_NODEFER) is done here: a SIGSEGV the program sends then waits for the
+// handler to return, as c-stack's raise after "program error" does.  The
+// rest of the handler's mask is blocked until it returns (to the faulting
+// instruction) or jumps out.
+void deliverProgramFault(siginfo_t *Info, void *Context, bool Sent) {
+  NodeState &N = node();
+  constexpr uint64_t SaSiginfo = 4, SaNodefer = 0x40000000, SaResethand = 0x80000000;
+  constexpr uint64_t SigIgn = 1;
+  // Called from a fault inside the handler, this frame lies below the one
+  // that called it, on the same stack; a handler left by a longjmp left
+  // nothing there.
+  uint64_t Here = uint64_t(__builtin_frame_address(0));
+  if (Here >= N.ProgramFaultFrame)
+    N.ProgramFaultFrame = 0;
+  bool Blocked = N.ProgramFaultFrame && !(N.ProgramFaultFlags & SaNodefer);
+  KernelSigaction Program = ProgramFaultAction;
+  if (Sent && (Blocked || Program.Handler == SigIgn)) {
+    N.ProgramFaultPending = Blocked;
+    return;
+  }
+  if (Program.Handler > SigIgn && !Blocked) {
+    if (Program.Flags & SaResethand)
+      ProgramFaultAction = KernelSigaction{};
+    uint64_t Mask = Program.Mask & ~signalBit(SignalFault);
+    sys::call6(sys::RtSigprocmask, SIG_BLOCK, long(&Mask), 0, 8);
+    uint64_t Outer = N.ProgramFaultFrame, OuterFlags = N.ProgramFaultFlags;
+    N.ProgramFaultFrame = Here;
+    N.ProgramFaultFlags = Program.Flags;
+    if (Program.Flags & SaSiginfo)
+      reinterpret_cast<void (*)(int, siginfo_t *, void *)>(Program.Handler)(SIGSEGV, Info,
+                                                                            Context);
+    else
+      reinterpret_cast<void (*)(int)>(Program.Handler)(SIGSEGV);
+    N.ProgramFaultFrame = Outer;
+    N.ProgramFaultFlags = OuterFlags;
+    if (N.ProgramFaultPending && !Outer) {
+      N.ProgramFaultPending = false;
+      sys::call6(sys::Tkill, sys::call6(sys::Gettid, 0), SIGSEGV);
+    }
+    return;
+  }
+  // No handler, or a fault while the handler runs with SIGSEGV blocked:
+  // the process ends by SIGSEGV.  A fault does at once (its instruction
+  // runs again), a sent signal is sent again.
+  if (!Sent) {
+    Line L;
+    L << "popcorn: node " << uint64_t(N.Self) << ": segmentation fault at ";
+    L.hex(uint64_t(Info->si_addr)) << ", pc ";
+    L.hex(faultPc(Context));
+  }
+  long Default[4] = {0, 0, 0, 0};
+  sys::call6(sys::RtSigaction, SIGSEGV, long(Default), 0, 8);
+  if (Sent)
+    sys::call6(sys::Tkill, sys::call6(sys::Gettid, 0), SIGSEGV);
+}
+
 void onFault(int, siginfo_t *Info, void *Context) {
   NodeState &N = node();
+  // raise, kill and sigqueue say so in si_code; a fault's is positive.
+  bool Sent = Info->si_code <= 0;
   uint64_t A = pageDown(uint64_t(Info->si_addr));
-  int R = rangeOf(A);
+  int R = Sent ? -1 : rangeOf(A);
   if (R >= 0) {
     PageBit Present = bitOf(N.PresentBits, R, A), Dirty = bitOf(N.DirtyBits, R, A);
     if (!(*Present.Byte & Present.Mask)) {
@@ -187,34 +251,8 @@ void onFault(int, siginfo_t *Info, void *Context) {
       return;
     }
   }
-  // Not a page of home's, or one home does not have: the program's own
-  // fault.  Its handler, if it has one, runs here, on this node's signal
-  // stack: one address on every ISA, and the ucontext is this ISA's, as the
-  // handler's code is.  SIGSEGV itself stays unblocked (the handler's own
-  // pages come in through it); the rest of its mask is blocked until the
-  // handler returns (to the faulting instruction) or jumps out.
-  KernelSigaction Program = ProgramFaultAction;
-  if (Program.Handler > 1 /* SIG_DFL, SIG_IGN */) {
-    constexpr uint64_t SaSiginfo = 4, SaResethand = 0x80000000;
-    if (Program.Flags & SaResethand)
-      ProgramFaultAction = KernelSigaction{};
-    uint64_t Mask = Program.Mask & ~signalBit(SignalFault);
-    sys::call6(sys::RtSigprocmask, SIG_BLOCK, long(&Mask), 0, 8);
-    if (Program.Flags & SaSiginfo)
-      reinterpret_cast<void (*)(int, siginfo_t *, void *)>(Program.Handler)(SIGSEGV, Info,
-                                                                            Context);
-    else
-      reinterpret_cast<void (*)(int)>(Program.Handler)(SIGSEGV);
-    return;
-  }
-  {
-    Line L;
-    L << "popcorn: node " << uint64_t(N.Self) << ": segmentation fault at ";
-    L.hex(uint64_t(Info->si_addr)) << ", pc ";
-    L.hex(faultPc(Context));
-  }
-  long Default[4] = {0, 0, 0, 0};
-  sys::call6(sys::RtSigaction, SIGSEGV, long(Default), 0, 8);
+  // Not a page of home's, or one home does not have: the program's own.
+  deliverProgramFault(Info, Context, Sent);
 }
 
 void installFaultHandler() {

@@ -16,7 +16,13 @@
 // the signal mask and those registers go to the kernel's context, which
 // sigreturn restores.
 //
+// Away from home the kernel's alternate signal stack is the node's own
+// (its SIGSEGV handler brings pages in on it), so a program's handler runs
+// there; the wrapper asks here for the program's alternate stack, to give
+// the handler that stack for its objects as at home.
+//
 //===----------------------------------------------------------------------===//
+#include "NodeState.h"
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,13 +54,28 @@ constexpr unsigned FramePointer = 29;
 
 } // namespace
 
+extern "C" void __popcorn_signal_stack(const void *Kernel, stack_t *Out) {
+  const ucontext_t *K = static_cast<const ucontext_t *>(Kernel);
+  if (!popcorn::node().Remote) {
+    *Out = K->uc_stack;
+    return;
+  }
+#if defined(__x86_64__)
+  uint64_t Sp = uint64_t(K->uc_mcontext.gregs[REG_RSP]);
+#else
+  uint64_t Sp = K->uc_mcontext.sp;
+#endif
+  popcorn::KernelStack S = popcorn::programStackFor(Sp);
+  *Out = {reinterpret_cast<void *>(S.Sp), S.Flags, S.Size};
+}
+
 extern "C" void *__popcorn_program_context(void *Kernel, void *Buffer) {
 #if defined(__x86_64__)
   const ucontext_t *K = static_cast<const ucontext_t *>(Kernel);
   Aarch64Context *P = static_cast<Aarch64Context *>(Buffer);
   memset(P, 0, sizeof *P);
   P->Flags = K->uc_flags;
-  P->Stack = K->uc_stack;
+  __popcorn_signal_stack(Kernel, &P->Stack);
   memcpy(P->Mask, &K->uc_sigmask, 8);
   const greg_t *R = K->uc_mcontext.gregs;
   P->Machine.FaultAddress = uint64_t(R[REG_CR2]);

@@ -6,6 +6,7 @@
 namespace popcorn {
 
 KernelSigaction ProgramFaultAction;
+KernelStack ProgramSignalStack;
 
 namespace {
 constexpr long SigBlock = 0, SigSetmask = 2;
@@ -32,6 +33,14 @@ void readActions(NodeState &N) {
 }
 } // namespace
 
+KernelStack programStackFor(uint64_t Sp) {
+  constexpr int32_t SsOnstack = 1, SsDisable = 2;
+  KernelStack S = ProgramSignalStack;
+  if (!(S.Flags & SsDisable))
+    S.Flags = Sp > S.Sp && Sp - S.Sp <= S.Size ? SsOnstack : 0;
+  return S;
+}
+
 void noteSignalActionSet() { node().SignalActionsChanged++; }
 
 bool leaveSignals(int Node, Channel &Link, uint64_t &ThreadMask) {
@@ -40,6 +49,7 @@ bool leaveSignals(int Node, Channel &Link, uint64_t &ThreadMask) {
   // Set again at every departure: a node that reset it (SA_RESETHAND)
   // wrote only its copy of the program's data.
   ProgramFaultAction = N.SignalActions[SignalFault - 1];
+  sys::call6(sys::Sigaltstack, 0, long(&ProgramSignalStack));
   NodeEntry &E = N.Nodes[Node];
   if (E.SignalActionsSent != N.SignalActionsRead) {
     if (!Link.send(MessageType::SignalActions, N.SignalActions, sizeof N.SignalActions))

@@ -53,6 +53,24 @@ inline constexpr uint64_t RuntimeSignals =
 /// it from its kernel's at each departure (leaveSignals).
 extern KernelSigaction ProgramFaultAction;
 
+/// The kernel's stack_t: one layout on both ISAs.
+struct KernelStack {
+  uint64_t Sp;
+  int32_t Flags;
+  uint64_t Size;
+};
+
+/// The program's alternate signal stack (sigaltstack), in the program's
+/// data like ProgramFaultAction: home sets it from its kernel's at each
+/// departure, a node where the program sets it there (its call is
+/// forwarded home).  A node's fault handler tells the program's SIGSEGV
+/// handler about it (RemoteNode.cpp).
+extern KernelStack ProgramSignalStack;
+
+/// ProgramSignalStack as the kernel describes it in the context of a
+/// signal that interrupted Sp (uc_stack): SS_ONSTACK if Sp is on it.
+KernelStack programStackFor(uint64_t Sp);
+
 /// Home: the program set a signal action (its sigaction, or a node's,
 /// forwarded).
 void noteSignalActionSet();

@@ -198,6 +198,15 @@ long remoteSigaction(int RowIndex, const long *A) {
   return R;
 }
 
+// Home's kernel holds the program's alternate signal stack; this node
+// keeps a copy for the program's SIGSEGV handler.
+long remoteSigaltstack(int RowIndex, const long *A) {
+  long R = forward(RowIndex, A);
+  if (!sys::failed(R) && A[0])
+    copy(&ProgramSignalStack, reinterpret_cast<const void *>(A[0]), sizeof ProgramSignalStack);
+  return R;
+}
+
 long forward(int RowIndex, const long *A) {
   NodeState &N = node();
   const SyscallRow &Row = SyscallRows[RowIndex];
@@ -380,6 +389,8 @@ long remoteSyscall(long Number, const long *A) {
   case RunAt::Home:
     if (Number == sys::RtSigaction)
       return remoteSigaction(RowIndex, A);
+    if (Number == sys::Sigaltstack)
+      return remoteSigaltstack(RowIndex, A);
     return Number == sys::Semctl ? remoteSemctl(RowIndex, A) : forward(RowIndex, A);
   case RunAt::Ioctl:
     return forward(RowIndex, A);

@@ -81,7 +81,7 @@ bool setUpStackRegions(ThreadState &T, const popcorn_metadata *Metadata, Registe
   if (Low >= High)
     return false;
   uint64_t Bytes = roundDown(High - Low);
-  uint8_t *Other = node().ArenaReady ? reinterpret_cast<uint8_t *>(arenaMapWithGuard(Bytes))
+  uint8_t *Other = node().ArenaReady ? reinterpret_cast<uint8_t *>(arenaMapStack(Bytes))
                                      : sys::mapWithGuard(Bytes);
   if (!Other)
     return false;

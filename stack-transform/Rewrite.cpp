@@ -28,6 +28,7 @@ const char *describe(RewriteError E) {
   case RewriteError::UnknownFrameRule: return "a frame has a layout popcorn cannot follow";
   case RewriteError::TooDeep: return "the stack is deeper than the rewrite's scratch space";
   case RewriteError::RegionTooSmall: return "the destination stack region is too small";
+  case RewriteError::SlotOutsideRegion: return "a value's slot on the destination lies outside its stack region";
   }
   return "unknown error";
 }
@@ -36,17 +37,36 @@ namespace {
 // Where each register's value for the current destination frame goes: the
 // final register set, or the save slot of the nearest more recent frame
 // that saves it.
+// The destination's memory: where Bytes at Address are written, or null
+// (and Outside set) if they are not all in its region.  Slots and save
+// slots come from the destination's records, which must agree with its
+// frame layout; a rewrite touches nothing outside the region whatever they
+// say.
+struct DestinationMemory {
+  const RewriteRequest &Request;
+  bool Outside = false;
+
+  uint8_t *at(uint64_t Address, uint64_t Bytes) {
+    const StackRegion &R = Request.Destination;
+    if (Address < R.Low || Address > R.High || Bytes > R.High - Address) {
+      Outside = true;
+      return nullptr;
+    }
+    return reinterpret_cast<uint8_t *>(Address + Request.WriteBias);
+  }
+};
+
 struct DestinationRegisters {
   RegisterSet &Out;
   uint16_t Machine;
-  int64_t WriteBias;
+  DestinationMemory &Memory;
   uint64_t SavedAt[MaxDwarfRegister] = {};
 
   uint8_t *location(uint16_t Dwarf, unsigned &Width) {
     uint8_t *InSet = registerStorage(Out, Machine, Dwarf, Width);
     if (InSet && SavedAt[Dwarf]) {
       Width = 8;
-      return reinterpret_cast<uint8_t *>(SavedAt[Dwarf] + WriteBias);
+      return Memory.at(SavedAt[Dwarf], 8);
     }
     return InSet;
   }
@@ -77,11 +97,9 @@ struct FrameView {
   const popcorn_call_site &Site;
   uint64_t Cfa, Sp;
   const FrameRegisters &Regs;
-  int64_t WriteBias;
+  DestinationMemory &Memory;
 
-  uint8_t *written(uint64_t Address) const {
-    return reinterpret_cast<uint8_t *>(Address + WriteBias);
-  }
+  uint8_t *written(uint64_t Address, uint64_t Bytes) const { return Memory.at(Address, Bytes); }
 
   // The destination frame's value of a register that locates its slots.
   bool baseRegister(uint16_t Dwarf, uint64_t &Value) const {
@@ -134,19 +152,25 @@ static bool moveValue(const popcorn_value &From, const popcorn_value &To, FrameC
     place(Where, Width, Value, To.size);
     return true;
   }
-  case POPCORN_IN_MEMORY:
-    if (!Dst.baseRegister(To.dwarf_register, Base))
+  case POPCORN_IN_MEMORY: {
+    unsigned Bytes = To.location_size > To.size ? To.location_size : To.size;
+    uint8_t *Where;
+    if (!Dst.baseRegister(To.dwarf_register, Base) ||
+        !(Where = Dst.written(Base + int64_t(To.offset), Bytes)))
       return false;
-    place(Dst.written(Base + int64_t(To.offset)),
-          To.location_size > To.size ? To.location_size : To.size, Value, To.size);
+    place(Where, Bytes, Value, To.size);
     return true;
-  case POPCORN_AT_ADDRESS:
+  }
+  case POPCORN_AT_ADDRESS: {
     // A slot a crowded call's values cross in: its contents move.
-    if (From.location != POPCORN_AT_ADDRESS || !Dst.baseRegister(To.dwarf_register, Base))
+    uint32_t Bytes = From.alloca_size < To.alloca_size ? From.alloca_size : To.alloca_size;
+    uint8_t *Where;
+    if (From.location != POPCORN_AT_ADDRESS || !Dst.baseRegister(To.dwarf_register, Base) ||
+        !(Where = Dst.written(Base + int64_t(To.offset), Bytes)))
       return false;
-    copyBytes(Dst.written(Base + int64_t(To.offset)), Value,
-              From.alloca_size < To.alloca_size ? From.alloca_size : To.alloca_size);
+    copyBytes(Where, Value, Bytes);
     return true;
+  }
   case POPCORN_CONSTANT:
     return true; // the destination's code knows it
   }
@@ -231,11 +255,12 @@ RewriteResult rewriteStack(const RewriteRequest &Request, RegisterSet &Out) {
   Out.Pc = Request.Scratch[0].Destination->return_address;
 
   FrameCursor Cursor(Source, *Request.Source);
-  DestinationRegisters Places{Out, Request.DestinationMachine, Request.WriteBias};
+  DestinationMemory Memory{Request};
+  DestinationRegisters Places{Out, Request.DestinationMachine, Memory};
   for (uint32_t I = 0; I < N; I++) {
     const FramePair &F = Request.Scratch[I];
-    FrameView Dst{Destination,     *F.Destination, F.DestinationCfa, F.DestinationSp, DstRegs,
-                  Request.WriteBias};
+    FrameView Dst{Destination, *F.Destination, F.DestinationCfa, F.DestinationSp, DstRegs,
+                  Memory};
     // A longjmp may return to a setjmp of this function: the values it
     // kept across that call are in that site's slots, still there on the
     // source (as for a longjmp without a move), so they move too.  First:
@@ -253,12 +278,14 @@ RewriteResult rewriteStack(const RewriteRequest &Request, RegisterSet &Out) {
           Moved = moveValue(From[V], To[V], Cursor, Dst, Places) && Moved;
     });
     if (!Moved)
-      return {RewriteError::ShapeMismatch, N, Cursor.pc()};
+      return {Memory.Outside ? RewriteError::SlotOutsideRegion : RewriteError::ShapeMismatch, N,
+              Cursor.pc()};
     const popcorn_value *From = Source.values(*F.Source);
     const popcorn_value *To = Destination.values(*F.Destination);
     for (uint16_t V = 0; V < F.Source->n_values; V++)
       if (!moveValue(From[V], To[V], Cursor, Dst, Places))
-        return {RewriteError::UnknownFrameRule, N, Cursor.pc()};
+        return {Memory.Outside ? RewriteError::SlotOutsideRegion : RewriteError::UnknownFrameRule,
+                N, Cursor.pc()};
 
     unsigned Width;
     uint64_t Fp;
@@ -270,6 +297,8 @@ RewriteResult rewriteStack(const RewriteRequest &Request, RegisterSet &Out) {
     if (uint8_t *Where = Places.location(DstRegs.ReturnAddress, Width))
       place(Where, Width, reinterpret_cast<const uint8_t *>(&Ra), 8);
 
+    if (Memory.Outside)
+      return {RewriteError::SlotOutsideRegion, N, F.Destination->return_address};
     Places.frameSaves(Destination, *F.Destination, F.DestinationCfa);
     if (I + 1 < N && Cursor.step() != StepResult::Caller)
       return {RewriteError::UnknownFrameRule, N, Cursor.pc()};

@@ -42,6 +42,7 @@ enum class RewriteError : uint8_t {
   UnknownFrameRule,  // a frame popcorn cannot follow or lay out
   TooDeep,           // more frames than the scratch space holds
   RegionTooSmall,    // the destination region cannot hold the frames
+  SlotOutsideRegion, // a destination slot lies outside the region
 };
 
 /// One line for a user: "a frame has no call-site record", ...

@@ -51,7 +51,7 @@ namespace popcorn {
 namespace {
 // Every object-stack frame, and every variable-sized object, starts at this
 // alignment (the native stacks' own).
-constexpr uint64_t FrameAlign = 16;
+constexpr uint64_t FrameAlign = NativeStackAlign;
 
 struct FrameBuilder {
   Function &F;
@@ -226,7 +226,7 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateOb
   SmallVector<ReturnInst *, 4> Returns;
   for (Instruction &I : instructions(F)) {
     if (auto *A = dyn_cast<AllocaInst>(&I)) {
-      if (KeepPrivateObjects && A->isStaticAlloca() &&
+      if (KeepPrivateObjects && A->isStaticAlloca() && A->getAlign() <= NativeStackAlign &&
           (addressStaysInFunction(*A, DL) || onlyAddressTaken(*A)))
         Private.push_back(A);
       else

@@ -7,6 +7,11 @@
 
 namespace popcorn {
 
+/// The native stacks' alignment on every ISA.  What stays on the native
+/// stack is aligned to no more: a frame with a more aligned object is
+/// realigned at run time, and a rewrite cannot lay out such a frame.
+inline constexpr uint64_t NativeStackAlign = 16;
+
 /// Moves the stack objects (allocas) of the selected functions to the
 /// thread's object stack: one frame per invocation, laid out here in the
 /// shared IR, so a local has the same address on every ISA and keeps it when

@@ -47,6 +47,7 @@
 #include "RecordCallSites.h"
 #include "BoundedFunctions.h"
 #include "Migratable.h"
+#include "ObjectStack.h"
 #include "ObjectStackSlot.h"
 #include "popcorn/CallSiteRecord.h"
 #include "llvm/ADT/DenseMap.h"
@@ -248,6 +249,19 @@ static void rewriteUses(BasicBlock *DefBB, ArrayRef<Use *> Uses, SSAUpdater &Upd
 // SlotOf[{C, V}].
 //
 // With a Home (makeHome), V crosses every call in that one slot, which holds
+// A stack slot for a value of type Ty, in F's entry block.  Aligned to at
+// most the native stack's 16 bytes: a frame holding a more aligned object
+// (a <4 x i64> value is aligned to 32) is realigned at run time, so the
+// distance from its CFA to its stack pointer, which a rewrite needs, is not
+// known (the stack map says "unknown" and no site of the function could be
+// resumed).  Loads and stores of the slot use its alignment.
+static AllocaInst *createSlot(Function &F, Type *Ty, const Twine &Name) {
+  const DataLayout &DL = F.getDataLayout();
+  Align A = std::min(DL.getPrefTypeAlign(Ty), Align(NativeStackAlign));
+  BasicBlock &Entry = F.getEntryBlock();
+  return new AllocaInst(Ty, DL.getAllocaAddrSpace(), nullptr, A, Name, Entry.begin());
+}
+
 // V from its definition on: nothing is stored before the calls.
 static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
                              CallPlaces &Places, Recompute Again, AllocaInst *Home,
@@ -267,17 +281,16 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
   Updater.AddAvailableValue(DefBB, V);
   DenseMap<BasicBlock *, Value *> VersionIn;
   DenseMap<Value *, CallInst *> ReloadAfter;
-  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
   for (CallInst *Call : Calls) {
     // Below the versions other values already have there (a root's).
     Instruction *Top = Places.versionsBefore(Call);
     BasicBlock *Next = Top->getParent();
     Value *Version = Again(Call, Top);
     if (!Version) {
-      AllocaInst *Slot =
-          Home ? Home : Entry.CreateAlloca(Ty, nullptr, V->getName() + ".across");
+      AllocaInst *Slot = Home ? Home : createSlot(F, Ty, V->getName() + ".across");
       SlotOf[{Call, V}] = Slot;
-      Version = new LoadInst(Ty, Slot, V->getName() + ".reload", Top->getIterator());
+      Version = new LoadInst(Ty, Slot, V->getName() + ".reload", false, Slot->getAlign(),
+                             Top->getIterator());
       ReloadAfter[Version] = Call;
     }
     Updater.AddAvailableValue(Next, Version);
@@ -343,7 +356,7 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
       Before.CreateLifetimeStart(Slot, Before.getInt64(Bytes));
       IRBuilder<>(Reload->getNextNode()).CreateLifetimeEnd(Slot, Before.getInt64(Bytes));
     }
-    Before.CreateStore(Reaching[Call], Slot);
+    Before.CreateAlignedStore(Reaching[Call], Slot, Slot->getAlign());
   }
   rewriteUses(DefBB, Uses, Updater, VersionIn);
   DropUnread();
@@ -492,8 +505,7 @@ static AllocaInst *makeHome(Value *V, ArrayRef<CallInst *> Crossed, const ReadPl
          (LI.getLoopFor(Meet) != LI.getLoopFor(DefBB) || AfterCall.count(Meet)))
     Meet = DT.getNode(Meet)->getIDom()->getBlock();
 
-  IRBuilder<> Entry(&F.getEntryBlock(), F.getEntryBlock().begin());
-  AllocaInst *Home = Entry.CreateAlloca(V->getType(), nullptr, V->getName() + ".home");
+  AllocaInst *Home = createSlot(*Meet->getParent(), V->getType(), V->getName() + ".home");
   Instruction *At = &*Meet->getFirstInsertionPt();
   if (Meet == &F.getEntryBlock())
     At = &*Meet->getFirstNonPHIOrDbgOrAlloca();
@@ -502,7 +514,7 @@ static AllocaInst *makeHome(Value *V, ArrayRef<CallInst *> Crossed, const ReadPl
   IRBuilder<> B(At);
   ConstantInt *Bytes = B.getInt64(F.getDataLayout().getTypeAllocSize(V->getType()));
   B.CreateLifetimeStart(Home, Bytes);
-  B.CreateStore(V, Home);
+  B.CreateAlignedStore(V, Home, Home->getAlign());
   return Home;
 }
 
@@ -651,7 +663,8 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
         carryAcrossCalls(V, Crossed, Places, [](CallInst *, Instruction *) -> Value * { return nullptr; }, Home, SlotOf);
       else
         readWhereUsed(V, Reads, [&](Instruction *Before) -> Value * {
-          return new LoadInst(V->getType(), Home, V->getName() + ".reload", Before->getIterator());
+          return new LoadInst(V->getType(), Home, V->getName() + ".reload", false,
+                              Home->getAlign(), Before->getIterator());
         });
       endHome(V, Home, Live, Places);
       continue;

@@ -344,4 +344,20 @@ define i32 @aggregate_live(i32 %v) {
   ret i32 %r
 }
 
+; A <4 x i64> is aligned to 32, more than the native stack's 16: a frame
+; holding one is realigned at run time, and a rewrite could not lay it out.
+; Its home is aligned to 16, and so are its store and reload.
+; CHECK-LABEL: define i64 @overaligned_live(
+; CHECK: %wide.home = alloca <4 x i64>, align 16
+; CHECK: store <4 x i64> %wide, ptr %wide.home, align 16
+; CHECK: call i32 @callee(i32 1) #{{[0-9]+}} [ "deopt"(i64 1, i64 8194, ptr %wide.home) ]
+; CHECK: load <4 x i64>, ptr %wide.home, align 16
+define i64 @overaligned_live(i64 %x) {
+  %v = insertelement <4 x i64> zeroinitializer, i64 %x, i32 0
+  %wide = shufflevector <4 x i64> %v, <4 x i64> poison, <4 x i32> zeroinitializer
+  call i32 @callee(i32 1)
+  %r = extractelement <4 x i64> %wide, i32 3
+  ret i64 %r
+}
+
 ; CHECK: attributes #[[ID]] = { "statepoint-id"="{{[0-9]+}}" }

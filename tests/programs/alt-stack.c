@@ -1,4 +1,3 @@
-// POPCORN-MIGRATE: no, away from home a fault runs the handler on the node's own signal stack, not on the program's alternate stack
 // POPCORN-SELFTEST-EVERY: 997
 /* Handlers on the alternate signal stack (sigaltstack, SA_ONSTACK), as
  * stack-overflow handlers use them (gnulib's c-stack and sigsegv, and

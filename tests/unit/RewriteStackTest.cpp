@@ -842,7 +842,7 @@ TEST_F(RewriteRefusal, NoMetadataForTheDestination) {
 
 TEST(RewriteDescribe, EveryErrorHasItsOwnReason) {
   std::vector<std::string> Seen;
-  for (int E = int(RewriteError::None); E <= int(RewriteError::RegionTooSmall); E++) {
+  for (int E = int(RewriteError::None); E <= int(RewriteError::SlotOutsideRegion); E++) {
     std::string Reason = describe(RewriteError(E));
     EXPECT_FALSE(Reason.empty()) << E;
     EXPECT_EQ(std::count(Seen.begin(), Seen.end(), Reason), 0) << Reason;
