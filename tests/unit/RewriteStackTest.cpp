@@ -136,6 +136,7 @@ enum : uint64_t {
   LeafShapesDiffer = 70,
   LeafConstantInASlot = 80, // a constant on x86-64, spilled on aarch64
   LeafVector = 81,          // a 16-byte value in a vector register
+  LeafSlotAboveRegion = 82, // aarch64's record names a slot above the stack
 };
 
 // x86-64: base and leaf keep a frame pointer, the middle function does not
@@ -175,6 +176,7 @@ IsaProgram x86Program() {
       {LeafShapesDiffer, 0x401250, Leaf, {inMemory(X86Rbp, -16, 8, 8)}},
       {LeafConstantInASlot, 0x401260, Leaf, {constant(-3, 8)}},
       {LeafVector, 0x401270, Leaf, {inRegister(X86Xmm1, 16)}},
+      {LeafSlotAboveRegion, 0x401280, Leaf, {inMemory(X86Rbp, -16, 8, 8)}},
   };
   return P;
 }
@@ -216,6 +218,8 @@ IsaProgram aarch64Program() {
       {LeafShapesDiffer, 0x801254, Leaf, {inMemory(A64Sp, 8, 4, 8)}},
       {LeafConstantInASlot, 0x801264, Leaf, {inMemory(A64Sp, 8, 8, 8)}},
       {LeafVector, 0x801274, Leaf, {inRegister(A64V1, 16)}},
+      // The leaf's sp is 144 bytes below the region's top.
+      {LeafSlotAboveRegion, 0x801284, Leaf, {inMemory(A64Sp, 144, 8, 8)}},
   };
   return P;
 }
@@ -822,6 +826,15 @@ TEST_F(RewriteRefusal, DestinationRegionTooSmall) {
   RewriteResult R = rewrite(SourceRegs, EmAArch64, Exact);
   EXPECT_EQ(R.Error, RewriteError::None) << describe(R.Error);
   EXPECT_EQ(Out.Sp, Exact.Low + RewriteReserve);
+}
+
+// A record that disagrees with its frame's layout must not make a rewrite
+// write outside the destination region (a buffer standing in for another
+// process's stack, in a node).
+TEST_F(RewriteRefusal, SlotOutsideTheRegion) {
+  prepare(EmX86_64, {LeafSlotAboveRegion, MiddleCallsLeaf, BaseCallsMiddle});
+  expectRefusal(rewrite(SourceRegs, EmAArch64, Destination), RewriteError::SlotOutsideRegion, 3,
+                0x401280);
 }
 
 TEST_F(RewriteRefusal, DeeperThanTheScratchSpace) {
