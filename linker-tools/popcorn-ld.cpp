@@ -5,7 +5,8 @@
 // The pipeline (docs/architecture.md):
 //   1. separate the inputs per ISA (SplitInputs.h);
 //   2. link every ISA statically against its musl, runtime and compiler
-//      builtins with ld.lld-19, keeping lld's map of the input sections;
+//      builtins with lld (as a library, in forked children), keeping lld's
+//      map of the input sections;
 //   3. compute one layout from the maps (Layout.h) and link every ISA again
 //      with a linker script that follows it;
 //   4. check that every shared symbol has one address (VerifyLayout.h) and
@@ -26,7 +27,7 @@
 #include "popcorn/Isa.h"
 #include "popcorn/Metadata.h"
 #include "popcorn/MultiIsaFile.h"
-#include "popcorn/ToolConfig.h"
+#include "lld/Common/Driver.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -38,6 +39,12 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cerrno>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
+
+LLD_HAS_DRIVER(elf)
 
 #define DEBUG_TYPE "popcorn-ld"
 
@@ -114,14 +121,17 @@ static std::string sysrootDir(const char *Argv0) {
   return std::string(Dir);
 }
 
-// Starts lld for one ISA's executable; the ISAs' links run side by side
-// (finishLinks).
-static sys::ProcessInfo startLink(const IsaInfo &Info, const std::vector<std::string> &Inputs,
-                                  const Options &Opts, const std::string &Sysroot,
-                                  const std::string &Out, const std::vector<std::string> &Extra) {
+// Starts lld for one ISA's executable in a child of this process: lld as a
+// library, forked, so that the ISAs' links run side by side without
+// starting ld.lld (about 20 ms each here, most of it loading libLLVM, which
+// this process has done already; a link of a small program takes as long).
+// The child ends with lld's status; finishLinks waits for it.
+static pid_t startLink(const IsaInfo &Info, const std::vector<std::string> &Inputs,
+                       const Options &Opts, const std::string &Sysroot, const std::string &Out,
+                       const std::vector<std::string> &Extra) {
   std::string Lib = Sysroot + "/" + std::string(Info.Name) + "/lib/";
   // No RELRO: its padding section would be one more per-ISA region.
-  std::vector<std::string> Cmd = {POPCORN_LLD_PATH, "-m", std::string(Info.LldEmulation),
+  std::vector<std::string> Cmd = {"ld.lld", "-m", std::string(Info.LldEmulation),
                                   "-static", "--gc-sections", "-z", "noexecstack",
                                   "-z", "norelro", "-z", "max-page-size=0x10000", "-o", Out, Lib + "crt1.o", Lib + "crti.o"};
   Cmd.insert(Cmd.end(), Inputs.begin(), Inputs.end());
@@ -135,21 +145,34 @@ static sys::ProcessInfo startLink(const IsaInfo &Info, const std::vector<std::st
       errs() << " \"" << Arg << "\"";
     errs() << "\n";
   }
-  std::vector<StringRef> Refs(Cmd.begin(), Cmd.end());
-  std::string Error;
-  sys::ProcessInfo Link = sys::ExecuteNoWait(Cmd[0], Refs, std::nullopt, {}, 0, &Error);
-  if (!Link.Pid)
-    fail("cannot run " + Cmd[0] + ": " + Error);
-  return Link;
+  std::vector<const char *> Args;
+  for (const std::string &Arg : Cmd)
+    Args.push_back(Arg.c_str());
+  outs().flush();
+  errs().flush();
+  pid_t Pid = fork();
+  if (Pid < 0)
+    fail("cannot start the " + Twine(Info.Name) + " link: " + std::strerror(errno));
+  if (Pid == 0) {
+    lld::Result R = lld::lldMain(Args, outs(), errs(), {{lld::Gnu, &lld::elf::link}});
+    outs().flush();
+    errs().flush();
+    _exit(R.retCode);
+  }
+  return Pid;
 }
 
-static void finishLinks(ArrayRef<sys::ProcessInfo> Links) {
+static void finishLinks(ArrayRef<pid_t> Links) {
   for (size_t I = 0; I < Links.size(); ++I) {
-    std::string Error;
-    sys::ProcessInfo Done = sys::Wait(Links[I], std::nullopt, &Error);
-    if (Done.ReturnCode != 0)
-      fail("linking the " + Twine(AllIsas[I].Name) + " executable failed" +
-           (Error.empty() ? "" : ": " + Error));
+    int Status;
+    while (waitpid(Links[I], &Status, 0) < 0)
+      if (errno != EINTR)
+        fail("waiting for the " + Twine(AllIsas[I].Name) + " link: " + std::strerror(errno));
+    if (WIFSIGNALED(Status))
+      fail("linking the " + Twine(AllIsas[I].Name) + " executable failed: lld ended by signal " +
+           Twine(WTERMSIG(Status)));
+    if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
+      fail("linking the " + Twine(AllIsas[I].Name) + " executable failed");
   }
 }
 
@@ -241,7 +264,7 @@ int main(int Argc, char **Argv) {
                            "INSERT AFTER .rodata;\n"
                            "__popcorn_metadata = 0;\n");
   std::vector<std::string> Executables;
-  std::vector<sys::ProcessInfo> Links;
+  std::vector<pid_t> Links;
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
     Executables.push_back(Base + "prog");

@@ -7,7 +7,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exec sudo "$0" "$@"
 fi
 
-packages="clang-19 lld-19 llvm-19 llvm-19-dev llvm-19-tools libgcc-12-dev libelf-dev
+packages="clang-19 lld-19 liblld-19-dev llvm-19 llvm-19-dev llvm-19-tools libgcc-12-dev libelf-dev
 	qemu-user libgcc-12-dev-arm64-cross libgtest-dev cmake ninja-build
 	make patch dpkg-dev python3 ca-certificates musl-dev valgrind"
 

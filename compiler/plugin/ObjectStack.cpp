@@ -247,15 +247,16 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateOb
     }
   }
   // A longjmp may come back to a setjmp call after a move: its frame's
-  // objects are where they were, on the object stack.
-  if (ReturnsTwice.empty()) {
-    for (AllocaInst *A : Private) {
-      LLVM_DEBUG(dbgs() << "popcorn: " << F.getName() << ": " << A->getName()
-                        << " stays on the native stack\n");
-      dropLifetimeMarkers(A);
+  // objects are where they were, on the object stack.  Not those whose
+  // bytes nothing reads: their address was taken, as an integer, already.
+  for (AllocaInst *A : Private) {
+    if (!ReturnsTwice.empty() && !onlyAddressTaken(*A)) {
+      Static.push_back(A);
+      continue;
     }
-  } else {
-    Static.append(Private.begin(), Private.end());
+    LLVM_DEBUG(dbgs() << "popcorn: " << F.getName() << ": " << A->getName()
+                      << " stays on the native stack\n");
+    dropLifetimeMarkers(A);
   }
   FrameBuilder FB{F, SlotFn, DL};
   // A longjmp back to this call comes from frames that had moved the

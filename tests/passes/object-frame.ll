@@ -123,6 +123,20 @@ define void @marker_passed_as_pointer() {
   ret void
 }
 
+; With a setjmp call too (gnulib's c-stack test marks the stack, then
+; overflows it under sigsetjmp): a longjmp finds nothing to restore in it.
+; CHECK-LABEL: define void @stack_marker_with_setjmp(
+; CHECK: %marker = alloca i32
+; CHECK: ret void
+define void @stack_marker_with_setjmp() {
+  %marker = alloca i32
+  %address = ptrtoint ptr %marker to i64
+  call void @note_address(i64 %address)
+  %buf = alloca [8 x i64]
+  %r = call i32 @setjmp(ptr %buf)
+  ret void
+}
+
 declare void @note_address(i64)
 
 ; CHECK: ![[ABOVE32]] = !{i64 32}
