@@ -178,11 +178,18 @@ static void writeFile(StringRef Data) {
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  InitializeAllTargetInfos();
-  InitializeAllTargets();
-  InitializeAllTargetMCs();
-  InitializeAllAsmPrinters();
-  InitializeAllAsmParsers(); // libc's inline assembly
+  // The ISAs popcorn builds for, and only those: this tool links LLVM's
+  // static libraries of those two targets.
+  LLVMInitializeX86TargetInfo();
+  LLVMInitializeX86Target();
+  LLVMInitializeX86TargetMC();
+  LLVMInitializeX86AsmPrinter();
+  LLVMInitializeX86AsmParser(); // libc's inline assembly
+  LLVMInitializeAArch64TargetInfo();
+  LLVMInitializeAArch64Target();
+  LLVMInitializeAArch64TargetMC();
+  LLVMInitializeAArch64AsmPrinter();
+  LLVMInitializeAArch64AsmParser();
   cl::HideUnrelatedOptions(Category);
   // Back-end settings every ISA must share.  aarch64's GlobalMerge would pack
   // internal globals into one object on aarch64 only: their addresses would
