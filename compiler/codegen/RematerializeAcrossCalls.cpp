@@ -55,30 +55,42 @@ char RematerializeAcrossCalls::ID = 0;
 } // namespace
 
 // Values computed from nothing but constants, frame indices and reserved
-// registers: rematerializable ones, and the frame bases local stack slot
+// registers: rematerializable ones, the frame bases local stack slot
 // allocation creates (an add to a frame index, which aarch64 does not mark
-// rematerializable).
+// rematerializable), and short chains of such adds (a native array's
+// element address, which loop strength reduction's expansions hoist to the
+// entry block and copy into a loop's induction variable: bzip2's
+// BZ2_hbMakeCodeLengths kept `weight + 4` in x23 across a call).
+constexpr unsigned MaxChain = 4;
+
 static bool isRecomputable(const MachineInstr &MI, const MachineRegisterInfo &MRI,
-                           const TargetInstrInfo &TII) {
-  if (MI.getNumExplicitDefs() != 1 || !MI.getOperand(0).isReg() ||
+                           const TargetInstrInfo &TII, unsigned Depth = 0) {
+  if (Depth > MaxChain || MI.getNumExplicitDefs() != 1 || !MI.getOperand(0).isReg() ||
       !MI.getOperand(0).getReg().isVirtual() || MI.getOperand(0).getSubReg() ||
       !MRI.hasOneDef(MI.getOperand(0).getReg()))
     return false;
   if (TII.isTriviallyReMaterializable(MI))
     return true;
   if (MI.mayLoadOrStore() || MI.hasUnmodeledSideEffects() || MI.isCall() || MI.isPHI() ||
-      MI.isCopyLike() || MI.getNumImplicitOperands() != 0)
+      (MI.isCopyLike() && !MI.isCopy()) || MI.getNumImplicitOperands() != 0)
     return false;
-  bool UsesFrameIndex = false;
+  bool UsesFrame = false;
   for (const MachineOperand &MO : llvm::drop_begin(MI.operands())) {
-    if (MO.isFI())
-      UsesFrameIndex = true;
-    else if (MO.isReg() && (MO.getReg().isVirtual() || !MRI.isReserved(MO.getReg())))
+    if (MO.isFI()) {
+      UsesFrame = true;
+    } else if (MO.isReg() && MO.getReg().isVirtual()) {
+      const MachineInstr *Def = MRI.getUniqueVRegDef(MO.getReg());
+      if (MO.getSubReg() || !Def || !isRecomputable(*Def, MRI, TII, Depth + 1))
+        return false;
+      UsesFrame = true;
+    } else if (MO.isReg() && !MRI.isReserved(MO.getReg())) {
       return false;
+    }
   }
-  return UsesFrameIndex;
+  return UsesFrame;
 }
 
+// Computes Def's value again into Reg before At, and the chain it reads.
 static void recompute(MachineBasicBlock &Block, MachineBasicBlock::iterator At, Register Reg,
                       const MachineInstr &Def, const TargetInstrInfo &TII,
                       const TargetRegisterInfo &TRI) {
@@ -86,8 +98,17 @@ static void recompute(MachineBasicBlock &Block, MachineBasicBlock::iterator At, 
     TII.reMaterialize(Block, At, Reg, 0, Def, TRI);
     return;
   }
+  MachineRegisterInfo &MRI = Block.getParent()->getRegInfo();
   MachineInstr *Copy = Block.getParent()->CloneMachineInstr(&Def);
   Copy->getOperand(0).setReg(Reg);
+  for (MachineOperand &MO : llvm::drop_begin(Copy->operands())) {
+    if (!MO.isReg() || !MO.getReg().isVirtual())
+      continue;
+    Register Input = MRI.createVirtualRegister(MRI.getRegClass(MO.getReg()));
+    recompute(Block, At, Input, *MRI.getUniqueVRegDef(MO.getReg()), TII, TRI);
+    MO.setReg(Input);
+    MO.setIsKill(false);
+  }
   Block.insert(At, Copy);
 }
 

@@ -3,7 +3,8 @@
  * record carries their bytes: a move in any callee must leave them as they
  * were.  Two arrays in disjoint scopes (which a back end may lay out in the
  * same bytes on one ISA and not the other), one in each level of a
- * recursion, a matrix, and one too large to stay native. */
+ * recursion, a matrix, one too large to stay native, and one a loop walks
+ * with a pointer that starts from an address computed before a call. */
 #include <stdio.h>
 #include <string.h>
 
@@ -88,6 +89,31 @@ static unsigned long large(int n)
 	return h;
 }
 
+/* Loop strength reduction computes the loop's start address, weight + 4,
+ * once in the entry block, and a call lies between it and the loop: the
+ * back end must compute it again after the call (bzip2's huffman.c). */
+__attribute__((noinline)) static unsigned long halve_rounds(const unsigned char *freq, int n,
+								    int rounds)
+{
+	int weight[258];
+	for (int i = 0; i < n; i++)
+		weight[i + 1] = (freq[i] == 0 ? 1 : freq[i]) << 8;
+	unsigned long h = 0;
+	for (int round = 0;; round++) {
+		if (h < (unsigned long)weight[1 + round % n])
+			h = mix(h + (unsigned long)round, 2);
+		if (round == rounds)
+			break;
+		for (int i = 1; i <= n; i++) {
+			int j = weight[i] >> 8;
+			weight[i] = (1 + j / 2) << 8;
+		}
+	}
+	for (int i = 1; i <= n; i++)
+		h = h * 7 + (unsigned long)weight[i];
+	return h;
+}
+
 int main(void)
 {
 	unsigned long h = 0;
@@ -97,6 +123,7 @@ int main(void)
 		h = h * 5 + disjoint_scopes(n);
 		h = h * 5 + levels(n % 12, (unsigned long)n);
 		h = h * 5 + large(n);
+		h = h * 5 + halve_rounds(seed, 1 + n % 32, n % 4);
 		t += matrix_trace(n);
 	}
 	printf("hash %016lx trace %.6f\n", h, t);
