@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <cstring>
 #include <map>
+#include <optional>
 #include <tuple>
 
 using namespace llvm;
@@ -335,7 +336,29 @@ private:
   StringMap<uint32_t> Starts; // a list's bytes, where it starts
 };
 
-std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
+// Each distinct value description once; a site's list names them by a
+// 16-bit index.
+class DistinctValues {
+public:
+  // Index of V, or nullopt when a 16-bit index cannot name it.
+  std::optional<uint16_t> add(const popcorn_value &V) {
+    StringRef Bytes(reinterpret_cast<const char *>(&V), sizeof V);
+    auto [It, New] = Index.try_emplace(Bytes, Items.size());
+    if (New) {
+      if (Items.size() > UINT16_MAX)
+        return std::nullopt;
+      Items.push_back(V);
+    }
+    return uint16_t(It->second);
+  }
+  const std::vector<popcorn_value> &items() const { return Items; }
+
+private:
+  std::vector<popcorn_value> Items;
+  StringMap<uint32_t> Index;
+};
+
+Expected<std::vector<uint8_t>> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
   std::vector<uint8_t> Blob(sizeof(popcorn_metadata) + Tables.size() * sizeof(popcorn_isa_metadata));
   std::vector<popcorn_isa_metadata> Isas;
   for (const CallSiteTable &T : Tables) {
@@ -343,7 +366,8 @@ std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
     std::vector<popcorn_frame> Frames;
     std::map<std::tuple<uint64_t, uint32_t, uint16_t, uint16_t, int32_t, uint32_t>, uint32_t>
         FrameIndex; // a frame's fields, its index: one per function and layout
-    SharedLists<popcorn_value> Values;
+    DistinctValues Values;
+    SharedLists<uint16_t> ValueLists;
     SharedLists<popcorn_saved_register> Saved;
     for (const CallSite &S : T.Sites) {
       popcorn_frame F = S.Frame;
@@ -356,7 +380,17 @@ std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
         Frames.push_back(F);
       popcorn_call_site C = S.Site;
       C.frame = It->second;
-      C.first_value = Values.add(S.Values);
+      SmallVector<uint16_t, 16> List;
+      for (const popcorn_value &V : S.Values) {
+        std::optional<uint16_t> Index = Values.add(V);
+        if (!Index)
+          return createStringError(inconvertibleErrorCode(),
+                                   Twine("the ") + info(T.Target).Name +
+                                       " call sites describe more than 65,536 distinct values: "
+                                       "the metadata cannot index them");
+        List.push_back(*Index);
+      }
+      C.first_value = ValueLists.add(List);
       C.n_values = S.Values.size();
       Sites.push_back(C);
     }
@@ -374,6 +408,8 @@ std::vector<uint8_t> serializeMetadata(ArrayRef<CallSiteTable> Tables) {
     M.frames = append<popcorn_frame>(Blob, Frames);
     M.n_values = Values.items().size();
     M.values = append<popcorn_value>(Blob, Values.items());
+    M.n_value_lists = ValueLists.items().size();
+    M.value_lists = append<uint16_t>(Blob, ValueLists.items());
     M.n_saved = Saved.items().size();
     M.saved = append<popcorn_saved_register>(Blob, Saved.items());
     M.n_bases = T.Bases.size();
@@ -473,6 +509,7 @@ Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
   std::vector<popcorn_call_site> Sites;
   std::vector<popcorn_frame> Frames;
   std::vector<popcorn_value> Values;
+  std::vector<uint16_t> ValueLists;
   std::vector<popcorn_saved_register> Saved;
   if (Error E = R.readArray(Mine->sites, Mine->n_sites, Sites, "the call sites"))
     return std::move(E);
@@ -480,6 +517,14 @@ Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
     return std::move(E);
   if (Error E = R.readArray(Mine->values, Mine->n_values, Values, "the values"))
     return std::move(E);
+  if (Error E = R.readArray(Mine->value_lists, Mine->n_value_lists, ValueLists,
+                            "the sites' value lists"))
+    return std::move(E);
+  for (uint32_t I = 0; I < ValueLists.size(); ++I)
+    if (ValueLists[I] >= Values.size())
+      return tableError(File, Twine(POPCORN_METADATA_SECTION) + ": value list entry " + Twine(I) +
+                                  " names value " + Twine(ValueLists[I]) + " of " +
+                                  Twine(Values.size()));
   if (Error E = R.readArray(Mine->saved, Mine->n_saved, Saved, "the saved registers"))
     return std::move(E);
   if (Error E = R.readArray(Mine->bases, Mine->n_bases, Table.Bases, "the thread bases"))
@@ -496,7 +541,7 @@ Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
   }
 
   for (const popcorn_call_site &C : Sites) {
-    if (C.frame >= Frames.size() || uint64_t(C.first_value) + C.n_values > Values.size() ||
+    if (C.frame >= Frames.size() || uint64_t(C.first_value) + C.n_values > ValueLists.size() ||
         uint64_t(Frames[C.frame].first_saved) + Frames[C.frame].n_saved > Saved.size())
       return tableError(File, Twine(POPCORN_METADATA_SECTION) + ": the call site at 0x" +
                                   Twine::utohexstr(C.return_address) +
@@ -507,7 +552,8 @@ Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
     S.Site.frame = S.Site.first_value = 0;
     S.Frame = F;
     S.Frame.first_saved = 0;
-    S.Values.assign(Values.begin() + C.first_value, Values.begin() + C.first_value + C.n_values);
+    for (uint32_t I = C.first_value; I < C.first_value + C.n_values; ++I)
+      S.Values.push_back(Values[ValueLists[I]]);
     S.Saved.assign(Saved.begin() + F.first_saved, Saved.begin() + F.first_saved + F.n_saved);
     auto It = Functions.find(F.function);
     S.FunctionName = It != Functions.end() ? It->second : "<unknown function>";

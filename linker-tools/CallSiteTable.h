@@ -31,8 +31,9 @@ struct CallSiteTable {
 /// Errors name the file and what is malformed.
 llvm::Expected<CallSiteTable> readCallSites(llvm::MemoryBufferRef Executable);
 
-/// The metadata blob of a program (popcorn/Metadata.h): every ISA's table.
-std::vector<uint8_t> serializeMetadata(llvm::ArrayRef<CallSiteTable> Tables);
+/// The metadata blob of a program (popcorn/Metadata.h): every ISA's table,
+/// or an error if the format cannot hold them.
+llvm::Expected<std::vector<uint8_t>> serializeMetadata(llvm::ArrayRef<CallSiteTable> Tables);
 
 /// Reads the call sites of one ISA's image of a multi-ISA executable back
 /// from its .popcorn.metadata, what the runtime reads (the stack maps are

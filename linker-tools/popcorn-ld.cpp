@@ -285,8 +285,10 @@ int main(int Argc, char **Argv) {
     Maps.push_back(std::move(*Map));
   }
 
-  std::vector<IsaLayout> Layouts =
-      computeLayout(Maps, serializeMetadata(FirstTables).size());
+  Expected<std::vector<uint8_t>> FirstMetadata = serializeMetadata(FirstTables);
+  if (!FirstMetadata)
+    fail(toString(FirstMetadata.takeError()));
+  std::vector<IsaLayout> Layouts = computeLayout(Maps, FirstMetadata->size());
   Links.clear();
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
@@ -310,9 +312,11 @@ int main(int Argc, char **Argv) {
     Tables.push_back(readTable(Path));
   if (Error E = verifyCallSites(Tables))
     fail("the ISAs' call sites disagree:\n" + toString(std::move(E)));
-  std::vector<uint8_t> Metadata = serializeMetadata(Tables);
+  Expected<std::vector<uint8_t>> Metadata = serializeMetadata(Tables);
+  if (!Metadata)
+    fail(toString(Metadata.takeError()));
   for (std::unique_ptr<MemoryBuffer> &Buffer : Buffers) {
-    Buffer = withMetadata(*Buffer, Metadata);
+    Buffer = withMetadata(*Buffer, *Metadata);
     Buffer = withoutStackMaps(*Buffer, Opts.Strip);
   }
 

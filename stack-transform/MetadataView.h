@@ -41,8 +41,9 @@ public:
   /// Is Pc inside a function at the base of every thread's stack?
   bool isThreadBase(uint64_t Pc) const;
 
-  const popcorn_value *values(const popcorn_call_site &S) const {
-    return at<popcorn_value>(Isa->values) + S.first_value;
+  /// The I-th value S records.
+  const popcorn_value &value(const popcorn_call_site &S, uint16_t I) const {
+    return at<popcorn_value>(Isa->values)[at<uint16_t>(Isa->value_lists)[S.first_value + I]];
   }
   /// How the frame of S's function is laid out at S.
   const popcorn_frame &frame(const popcorn_call_site &S) const {

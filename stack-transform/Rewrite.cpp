@@ -181,10 +181,11 @@ static bool sameShape(const IsaTables &A, const popcorn_call_site &SA, const Isa
                       const popcorn_call_site &SB) {
   if (SA.n_values != SB.n_values)
     return false;
-  const popcorn_value *VA = A.values(SA), *VB = B.values(SB);
-  for (uint16_t I = 0; I < SA.n_values; I++)
-    if (VA[I].kind != VB[I].kind || VA[I].size != VB[I].size || VA[I].size > 16)
+  for (uint16_t I = 0; I < SA.n_values; I++) {
+    const popcorn_value &VA = A.value(SA, I), &VB = B.value(SB, I);
+    if (VA.kind != VB.kind || VA.size != VB.size || VA.size > 16)
       return false;
+  }
   return true;
 }
 
@@ -272,18 +273,18 @@ RewriteResult rewriteStack(const RewriteRequest &Request, RegisterSet &Out) {
         Moved = false;
         return;
       }
-      const popcorn_value *From = Source.values(Setjmp), *To = Destination.values(*Twin);
-      for (uint16_t V = 0; V < Setjmp.n_values; V++)
-        if (From[V].location != POPCORN_IN_REGISTER && To[V].location != POPCORN_IN_REGISTER)
-          Moved = moveValue(From[V], To[V], Cursor, Dst, Places) && Moved;
+      for (uint16_t V = 0; V < Setjmp.n_values; V++) {
+        const popcorn_value &From = Source.value(Setjmp, V), &To = Destination.value(*Twin, V);
+        if (From.location != POPCORN_IN_REGISTER && To.location != POPCORN_IN_REGISTER)
+          Moved = moveValue(From, To, Cursor, Dst, Places) && Moved;
+      }
     });
     if (!Moved)
       return {Memory.Outside ? RewriteError::SlotOutsideRegion : RewriteError::ShapeMismatch, N,
               Cursor.pc()};
-    const popcorn_value *From = Source.values(*F.Source);
-    const popcorn_value *To = Destination.values(*F.Destination);
     for (uint16_t V = 0; V < F.Source->n_values; V++)
-      if (!moveValue(From[V], To[V], Cursor, Dst, Places))
+      if (!moveValue(Source.value(*F.Source, V), Destination.value(*F.Destination, V), Cursor,
+                     Dst, Places))
         return {Memory.Outside ? RewriteError::SlotOutsideRegion : RewriteError::UnknownFrameRule,
                 N, Cursor.pc()};
 

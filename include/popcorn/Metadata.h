@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define POPCORN_METADATA_MAGIC 0x444d4350u /* "PCMD" */
-#define POPCORN_METADATA_VERSION 3
+#define POPCORN_METADATA_VERSION 4
 #define POPCORN_METADATA_SECTION ".popcorn.metadata"
 
 struct popcorn_metadata {
@@ -39,7 +39,12 @@ struct popcorn_isa_metadata {
 	uint32_t n_frames;
 	uint32_t frames;          /* struct popcorn_frame[n_frames] */
 	uint32_t n_values;
-	uint32_t values;          /* struct popcorn_value[n_values] */
+	uint32_t values;          /* struct popcorn_value[n_values], each
+	                             description once (SQLite's 57,000 values
+	                             at its call sites are 1,400 distinct ones) */
+	uint32_t n_value_lists;
+	uint32_t value_lists;     /* uint16_t[n_value_lists]: the sites' lists
+	                             of values, as indices into values */
 	uint32_t n_saved;
 	uint32_t saved;           /* struct popcorn_saved_register[n_saved] */
 	uint32_t n_bases;
@@ -71,7 +76,7 @@ struct popcorn_call_site {
 	uint64_t id;              /* the same on every ISA */
 	uint64_t return_address;
 	uint32_t frame;           /* index into the ISA's frames */
-	uint32_t first_value;     /* index into the ISA's values */
+	uint32_t first_value;     /* index into the ISA's value_lists */
 	uint16_t n_values;
 	uint16_t flags;           /* POPCORN_SITE_* */
 	uint32_t line;            /* source line of the call, 0 if unknown */

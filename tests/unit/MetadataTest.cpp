@@ -1,16 +1,19 @@
 //===- MetadataTest.cpp - The serialized call-site tables -----------------===//
 //
-// serializeMetadata shares the value and saved-register lists of call sites
-// (a list already written is not repeated; one that extends the last is
-// appended to it) and the frame layouts of a function's sites.  Reads every site's lists back out of the blob, as the
-// runtime does, and checks they are the sites' own and that sharing saved
-// the entries it should.
+// serializeMetadata writes each distinct value description once and the
+// sites' lists of values as indices into them; it shares the lists and the
+// saved-register lists of call sites (a list already written is not
+// repeated; one that extends the last is appended to it) and the frame
+// layouts of a function's sites.  Reads every site's lists back out of the
+// blob, as the runtime does, and checks they are the sites' own and that
+// sharing saved the entries it should.
 //
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
 #include "gtest/gtest.h"
 #include <cstring>
 
+using namespace llvm;
 using namespace popcorn;
 
 static popcorn_value slot(int32_t Offset) {
@@ -47,7 +50,9 @@ TEST(Metadata, SitesShareTheirLists) {
   std::vector<popcorn_value> Other = {slot(40), slot(8)};
   Table.Sites = {site(1, A), site(2, A), site(3, AndMore), site(4, Other), site(5, A),
                  site(6, {})};
-  std::vector<uint8_t> Blob = serializeMetadata({Table});
+  Expected<std::vector<uint8_t>> Serialized = serializeMetadata({Table});
+  ASSERT_TRUE(bool(Serialized)) << toString(Serialized.takeError());
+  const std::vector<uint8_t> &Blob = *Serialized;
 
   popcorn_metadata Header;
   memcpy(&Header, Blob.data(), sizeof Header);
@@ -55,8 +60,10 @@ TEST(Metadata, SitesShareTheirLists) {
   ASSERT_EQ(Header.n_isas, 1);
   const auto *Isa = at<popcorn_isa_metadata>(Blob, sizeof Header);
   ASSERT_EQ(Isa->n_sites, Table.Sites.size());
-  // A and its extension once (5 entries), Other (2); the saved registers once.
-  EXPECT_EQ(Isa->n_values, 7u);
+  // Six distinct slots; the lists: A and its extension once (5 entries),
+  // Other (2); the saved registers once.
+  EXPECT_EQ(Isa->n_values, 6u);
+  EXPECT_EQ(Isa->n_value_lists, 7u);
   EXPECT_EQ(Isa->n_saved, 2u);
 
   // Every site is in one function with one layout: one frame.
@@ -65,17 +72,21 @@ TEST(Metadata, SitesShareTheirLists) {
   const auto *Sites = at<popcorn_call_site>(Blob, Isa->sites);
   const auto *Frames = at<popcorn_frame>(Blob, Isa->frames);
   const auto *Values = at<popcorn_value>(Blob, Isa->values);
+  const auto *Lists = at<uint16_t>(Blob, Isa->value_lists);
   const auto *Saved = at<popcorn_saved_register>(Blob, Isa->saved);
   for (uint32_t I = 0; I < Isa->n_sites; ++I) {
     const CallSite &Want = Table.Sites[I];
     const popcorn_call_site &Got = Sites[I];
     ASSERT_EQ(Got.id, Want.Site.id);
     ASSERT_EQ(Got.n_values, Want.Values.size());
-    ASSERT_LE(Got.first_value + Got.n_values, Isa->n_values);
-    EXPECT_EQ(memcmp(Values + Got.first_value, Want.Values.data(),
-                     Want.Values.size() * sizeof(popcorn_value)),
-              0)
-        << "values of site " << Got.id;
+    ASSERT_LE(Got.first_value + Got.n_values, Isa->n_value_lists);
+    for (uint16_t V = 0; V < Got.n_values; ++V) {
+      ASSERT_LT(Lists[Got.first_value + V], Isa->n_values);
+      EXPECT_EQ(memcmp(&Values[Lists[Got.first_value + V]], &Want.Values[V],
+                       sizeof(popcorn_value)),
+                0)
+          << "value " << V << " of site " << Got.id;
+    }
     ASSERT_LT(Got.frame, Isa->n_frames);
     const popcorn_frame &Frame = Frames[Got.frame];
     EXPECT_EQ(Frame.function, Want.Frame.function);
@@ -87,4 +98,19 @@ TEST(Metadata, SitesShareTheirLists) {
               0)
         << "saved registers of site " << Got.id;
   }
+}
+
+// A 16-bit index names at most 65,536 distinct values: more is an error
+// that says so, not a blob whose indices wrap.
+TEST(Metadata, TooManyDistinctValues) {
+  CallSiteTable Table{Isa::X86_64, {}, {}};
+  for (uint64_t Id = 0; Id < 17; ++Id) {
+    std::vector<popcorn_value> Values;
+    for (int32_t V = 0; V < 4096; ++V)
+      Values.push_back(slot(int32_t(Id * 4096 + V) * 8));
+    Table.Sites.push_back(site(Id, std::move(Values)));
+  }
+  Expected<std::vector<uint8_t>> Serialized = serializeMetadata({Table});
+  ASSERT_FALSE(bool(Serialized));
+  EXPECT_NE(toString(Serialized.takeError()).find("65,536 distinct values"), std::string::npos);
 }

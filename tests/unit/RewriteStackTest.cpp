@@ -249,6 +249,7 @@ std::vector<uint64_t> buildMetadata(const std::vector<const IsaProgram *> &Isas)
     std::vector<popcorn_call_site> Sites;
     std::vector<popcorn_frame> Frames;
     std::vector<popcorn_value> Values;
+    std::vector<uint16_t> Lists;
     std::vector<popcorn_saved_register> Saved;
     for (const SiteSpec &Spec : Specs) {
       const FunctionLayout &F = P->layout(Spec);
@@ -263,12 +264,15 @@ std::vector<uint64_t> buildMetadata(const std::vector<const IsaProgram *> &Isas)
       S.id = Spec.Id;
       S.return_address = Spec.ReturnAddress;
       S.frame = uint32_t(Frames.size());
-      S.first_value = uint32_t(Values.size());
+      S.first_value = uint32_t(Lists.size());
       S.n_values = uint16_t(Spec.Values.size());
       S.flags = Spec.Flags;
       Frames.push_back(Frame);
       Sites.push_back(S);
-      Values.insert(Values.end(), Spec.Values.begin(), Spec.Values.end());
+      for (const popcorn_value &V : Spec.Values) {
+        Lists.push_back(uint16_t(Values.size()));
+        Values.push_back(V);
+      }
       Saved.insert(Saved.end(), F.Saves.begin(), F.Saves.end());
     }
     std::vector<uint32_t> ById(Sites.size());
@@ -287,6 +291,8 @@ std::vector<uint64_t> buildMetadata(const std::vector<const IsaProgram *> &Isas)
     E.frames = Append(Frames.data(), Frames.size() * sizeof(Frames[0]));
     E.n_values = uint32_t(Values.size());
     E.values = Append(Values.data(), Values.size() * sizeof(Values[0]));
+    E.n_value_lists = uint32_t(Lists.size());
+    E.value_lists = Append(Lists.data(), Lists.size() * sizeof(Lists[0]));
     E.n_saved = uint32_t(Saved.size());
     E.saved = Append(Saved.data(), Saved.size() * sizeof(Saved[0]));
     E.n_bases = 1;
