@@ -210,11 +210,21 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   for (char **V = environ; *V && Count < 15; V++)
     if (!strncmp(*V, "QEMU_", 5))
       Envp[Count++] = *V;
+  // The node is a process group of its own: a signal for the program's
+  // process group (the terminal's SIGINT, kill(0, ...)) reaches home alone,
+  // which runs the handler once the thread is there.  In home's group the
+  // node ran the handler too, and the signal was taken twice.
+  posix_spawnattr_t Attributes;
+  posix_spawnattr_init(&Attributes);
+  posix_spawnattr_setflags(&Attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&Attributes, 0);
   pid_t Pid = -1;
   int Error = !KeyWritten || ChildLink < 0 || ChildKey < 0 ? EMFILE
               : E.Machine != Here && Image < 0             ? ENOEXEC
-                  : posix_spawnp(&Pid, E.How == Launcher::Qemu ? Qemu : Path, nullptr, nullptr,
-                                 E.How == Launcher::Qemu ? QemuArgv : NativeArgv, Envp);
+                  : posix_spawnp(&Pid, E.How == Launcher::Qemu ? Qemu : Path, nullptr,
+                                 &Attributes, E.How == Launcher::Qemu ? QemuArgv : NativeArgv,
+                                 Envp);
+  posix_spawnattr_destroy(&Attributes);
   int Opened[] = {Link[1], KeyPipe[0], ChildLink, ChildKey, Image};
   for (int Fd : Opened)
     if (Fd >= 0)

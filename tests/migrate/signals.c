@@ -1,4 +1,4 @@
-// MIGRATE-MIN: 6
+// MIGRATE-MIN: 8
 /* Signals across nodes: a handler set at home runs for a signal raised on
  * aarch64 (node 1) and on another x86-64 process (node 2); one set away
  * runs at home; a signal blocked away stays blocked at home (the mask
@@ -6,7 +6,9 @@
  * timer set away (alarm, setitimer: the process's, kept at home) fires
  * at home, its signal waiting while the thread is away; pause() away
  * waits at home, where the signal arrives; a signal another process sends
- * while the thread is away reaches the handler once it is home. */
+ * while the thread is away reaches the handler once it is home; so does
+ * one sent to the process group (the terminal's SIGINT, kill(0, ...)),
+ * once: the nodes are not in the program's process group. */
 #include <popcorn.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +27,8 @@ static void on_usr1(int s) { usr1 += s == SIGUSR1; }
 static void on_usr2(int s) { usr2 += s == SIGUSR2; }
 static void on_alarm(int s) { alarms += s == SIGALRM; }
 static void on_term(int s) { shared.terms += s == SIGTERM; }
+static volatile sig_atomic_t hups;
+static void on_hup(int s) { hups += s == SIGHUP; }
 
 static double seconds(void)
 {
@@ -42,6 +46,8 @@ static int blocked(int s)
 
 int main(void)
 {
+	/* A group of its own, for kill(0, ...) below: not the test runner's. */
+	setpgid(0, 0);
 	signal(SIGUSR1, on_usr1);
 	popcorn_migrate(1);
 	raise(SIGUSR1);
@@ -104,5 +110,14 @@ int main(void)
 		pause();
 	waitpid(child, 0, 0);
 	printf("a signal sent while away reached its handler %d time(s)\n", shared.terms);
+
+	signal(SIGHUP, on_hup);
+	popcorn_migrate(2);
+	kill(0, SIGHUP);
+	popcorn_migrate(1);
+	kill(0, SIGHUP);
+	popcorn_migrate(0);
+	printf("two signals to the process group sent away reached the handler %d time(s)\n",
+	       hups);
 	return 0;
 }
