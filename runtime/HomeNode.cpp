@@ -306,7 +306,7 @@ bool sendImage(int Id, NodeEntry &E) {
 }
 
 // Authenticates the node, greets it and waits for it to be ready.
-bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, uint64_t StackHigh) {
+bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, const StackRegion &Stack) {
   NodeState &N = node();
   E.Link.TimeoutMs = N.TimeoutMs;
   switch (authenticateNode(E.Link, Key)) {
@@ -325,8 +325,9 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, uint64_t StackHigh) {
     return false;
   HelloMessage Hello = {uint32_t(getpid()), Here, 0, {}, uint16_t(N.NodeCount), {},
                         uint32_t(N.TimeoutMs), uint32_t(E.How != Launcher::Tcp)};
-  Hello.Ranges = sharedRanges(Hello.Shared, StackHigh);
+  Hello.Ranges = sharedRanges(Hello.Shared, Stack.High);
   Hello.Trace = tracing();
+  Hello.HomeStack = Stack;
   for (int I = 0; I < N.NodeCount; I++)
     Hello.NodeMachines[I] = N.Nodes[I].Machine;
   MessageHeader H;
@@ -334,8 +335,12 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, uint64_t StackHigh) {
       !E.Link.receiveHeader(H, N.TimeoutMs))
     return failStart(E.Link.TimedOut ? "no answer within the timeout" : "it ended",
                      " before it was ready");
-  if (H.Type == MessageType::Ready && H.Bytes == 0)
+  ReadyMessage Ready;
+  if (H.Type == MessageType::Ready && H.Bytes == sizeof Ready &&
+      E.Link.receivePayload(&Ready, sizeof Ready)) {
+    E.StackAtHome = Ready.StackAtHome;
     return true;
+  }
   char Text[160] = "a malformed answer to the greeting";
   if (H.Type == MessageType::NodeError && H.Bytes < sizeof Text &&
       E.Link.receivePayload(Text, H.Bytes))
@@ -343,7 +348,7 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, uint64_t StackHigh) {
   return failStart(static_cast<const char *>(Text));
 }
 
-bool startNode(int Id, uint64_t StackHigh) {
+bool startNode(int Id, const StackRegion &Stack) {
   NodeState &N = node();
   if ((!N.SyscallBuffer && !(N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes))) ||
       (!N.PageRun && !(N.PageRun = sys::mapPrivate(MaxPagesPerRequest * PageBytes))))
@@ -364,7 +369,7 @@ bool startNode(int Id, uint64_t StackHigh) {
   }
   if (!(E.How == Launcher::Tcp ? connectNode(E) : spawnNode(Id, E, Key)))
     return false;
-  if (greetNode(Id, E, Key, StackHigh))
+  if (greetNode(Id, E, Key, Stack))
     return true;
   stopNode(E);
   return false;
@@ -591,7 +596,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
     return EAGAIN;
   NodeEntry &E = N.Nodes[Target];
   if (E.Link.Fd < 0) {
-    if (!startNode(Target, T->Regions[0].High)) {
+    if (!startNode(Target, T->Reach)) {
       // Once per node: a program that keeps trying gets one line.
       if (!N.Quiet && !E.Warned) {
         E.Warned = true;
@@ -610,11 +615,17 @@ int migrateAway(RegisterSet &Registers, int Target) {
   // the node fails while the thread is there, no earlier output is lost
   // with the copy of stdio's buffers the thread took along.
   fflush(nullptr);
-  const StackRegion &Away = T->Regions[1];
+  // At home's stack addresses if the node has them: a program that noted
+  // where its stack is (gnulib's c-stack, to tell an overflow from another
+  // fault) finds it there on every node.  The rewrite then writes an image
+  // of the region, since the thread runs on it.
+  const StackRegion &Away = E.StackAtHome ? T->Regions[0] : T->Regions[1];
+  uint8_t *Image = E.StackAtHome ? T->Staging : reinterpret_cast<uint8_t *>(Away.Low);
   RegisterSet Out;
   RewriteRequest Request{&__popcorn_metadata, &Registers, E.Machine,
                          threadPointerFor(E.Machine, Registers), Away, T->Scratch, T->MaxFrames};
   Request.SignalReturn = signalReturnAddress();
+  Request.WriteBias = int64_t(uint64_t(Image) - Away.Low);
   TraceSpan Departure(TraceKind::Leave);
   RewriteResult Result = rewriteStack(Request, Out);
   if (Result.Error != RewriteError::None) {
@@ -630,7 +641,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   errno = ProgramErrno;
   N.ThreadNode = Target; // ready since its Ready: steering may signal it
   if (!forgetChangedPages(Target, E.Link) || !leaveSignals(Target, E.Link, M.SignalMask) ||
-      !E.Link.send2(MessageType::Migrate, &M, sizeof M, reinterpret_cast<void *>(Out.Sp),
+      !E.Link.send2(MessageType::Migrate, &M, sizeof M, Image + (Out.Sp - Away.Low),
                     uint32_t(Away.High - Out.Sp)))
     nodeDied(E, Target);
   Departure.finish(sizeof M + (Away.High - Out.Sp), Result.Frames, Target);

@@ -99,11 +99,20 @@ struct HelloMessage {
   uint32_t TimeoutMs;   // POPCORN_TIMEOUT
   uint32_t ChildOfHome; // home started it (else popcorn-node did)
   uint8_t Trace; // record trace events and send them home (Trace.h)
+  // The thread's native stack at home, up to its base frame's CFA: the
+  // node runs the thread there too if it can reserve the range.
+  StackRegion HomeStack;
 };
 
-// Home -> node: continue the thread with Registers on Away, whose bytes
-// from Registers.Sp to Away.High follow.  Home is where it must land when
-// it comes back.
+// Node -> home: ready for the thread.
+struct ReadyMessage {
+  uint32_t StackAtHome; // the thread runs at HomeStack's addresses here
+};
+
+// Home -> node: continue the thread with Registers on Away (home's stack
+// region, if the node said StackAtHome, else a region of the arena), whose
+// bytes from Registers.Sp to Away.High follow.  Home is where it must land
+// when it comes back.
 struct MigrateMessage {
   RegisterSet Registers;
   StackRegion Away, Home;

@@ -35,6 +35,7 @@ struct NodeEntry {
   int Pid;          // home: the process it runs in, 0 for tcp
   bool Warned;      // home: a failure to start it was reported
   uint64_t SignalActionsSent; // home: NodeState::SignalActionsRead it last had
+  bool StackAtHome; // home: the node runs the thread at its home stack's addresses
 };
 
 struct ControlServer; // ControlSocket.cpp
@@ -73,9 +74,12 @@ struct NodeState {
   ControlServer *Control;
 
   // Remote: the migrating thread's native stack regions, Home the stack
-  // it started on there, Away (in the arena) the one it runs on here; the
+  // it started on there, Away the one it runs on here: Home's addresses
+  // (reserved at the greeting: StackAtHome) or a region of the arena; the
   // runtime's own stack and scratch space.
   StackRegion Home, Away;
+  bool StackAtHome;
+  StackRegion HomeStack; // as the greeting named it
   uint8_t *HomeStackImage; // where a rewrite for home writes Home's bytes
   uint8_t *RuntimeStackTop;
   AddressRange SignalStack; // its SIGSEGV handler's, which brings pages in

@@ -22,6 +22,8 @@ namespace {
 constexpr uint64_t RuntimeStackBytes = 256 * 1024;
 constexpr uint64_t SignalStackBytes = 64 * 1024;
 constexpr uint32_t MaxFrames = 1 << 16;
+// Home's stack region is at most RLIMIT_STACK or 8 MiB (Thread.cpp).
+constexpr uint64_t MaxStackBytes = 64 << 20;
 constexpr uint64_t ListCapacity = uint64_t(1) << 22; // pages: 16 GiB
 
 constexpr uint16_t Here = sys::Here;
@@ -304,6 +306,20 @@ Segment classify(const AddressRange &R, char **Envp) {
   return R.Low < ImageHigh && R.High > ImageLow ? Segment::Private : Segment::Outside;
 }
 
+// The thread's stack at home, but for the top page, which it shares with
+// the arguments and environment (a shared range, fetched from home): the
+// thread runs at the same addresses here if nothing of this process's is
+// there.  Else it runs in a region of the arena.
+void reserveHomeStack(const StackRegion &Stack) {
+  NodeState &N = node();
+  uint64_t Top = pageDown(Stack.High);
+  if (Stack.Low % PageBytes || Stack.Low >= Top || Stack.High - Stack.Low > MaxStackBytes ||
+      !sys::reserve(Stack.Low, Top - Stack.Low, sys::MapFixedNoReplace))
+    return;
+  N.HomeStack = Stack;
+  N.StackAtHome = true;
+}
+
 void receiveHello(char **Envp) {
   NodeState &N = node();
   HelloMessage Hello;
@@ -352,6 +368,7 @@ void receiveHello(char **Envp) {
       fail("no memory for page bookkeeping");
     N.SharedCount++;
   }
+  reserveHomeStack(Hello.HomeStack);
 }
 
 void setThreadPointer(uint64_t Tp) {
@@ -385,19 +402,35 @@ void forgetChanged(uint32_t Bytes);
     fail("a malformed message where a thread was expected");
   uint64_t StackBytes = H.Bytes - sizeof M;
   const StackRegion &Away = M.Away;
-  if (Away.Low < ArenaBase || Away.High > ArenaBase + ArenaBytes || Away.Low % PageBytes ||
-      Away.High % PageBytes || M.Registers.Sp < Away.Low || M.Registers.Sp + StackBytes != Away.High ||
-      M.Registers.Machine != Here || M.Home.High <= M.Home.Low)
+  bool AtHome = N.StackAtHome && Away.Low >= N.HomeStack.Low &&
+                Away.High == N.HomeStack.High && Away.Low == M.Home.Low &&
+                Away.High == M.Home.High;
+  bool InArena = Away.Low >= ArenaBase && Away.High <= ArenaBase + ArenaBytes &&
+                 Away.Low % PageBytes == 0 && Away.High % PageBytes == 0;
+  if (!(AtHome || InArena) || M.Registers.Sp < Away.Low ||
+      M.Registers.Sp + StackBytes != Away.High || M.Registers.Machine != Here ||
+      M.Home.High <= M.Home.Low)
     fail("a thread whose stack is not where it should be");
-  long Map = sys::call6(sys::Mmap, long(Away.Low), long(Away.High - Away.Low),
-                        sys::ProtReadWrite, sys::MapPrivateAnonymous | sys::MapFixed, -1, 0);
-  if (sys::failed(Map) ||
-      !N.HomeLink.receivePayload(reinterpret_cast<void *>(M.Registers.Sp), StackBytes))
-    lostHome();
   if (N.Home.Low != M.Home.Low || N.Home.High != M.Home.High) {
     N.HomeStackImage = sys::mapPrivate(M.Home.High - M.Home.Low);
     if (!N.HomeStackImage)
       fail("no memory for the home stack's image");
+  }
+  // At home's addresses the stack may grow as far as at home, and an
+  // overflow faults where it would there.  Its top page holds the
+  // arguments too (a shared range): it is brought in and written before
+  // the stack's bytes go there, after they are read off the link.
+  StackRegion Mapped = AtHome ? N.HomeStack : Away;
+  uint64_t Top = pageDown(Mapped.High);
+  uint8_t *Bytes = AtHome ? N.HomeStackImage + (M.Registers.Sp - Away.Low)
+                          : reinterpret_cast<uint8_t *>(M.Registers.Sp);
+  long Map = sys::call6(sys::Mmap, long(Mapped.Low), long(Top - Mapped.Low), sys::ProtReadWrite,
+                        sys::MapPrivateAnonymous | sys::MapFixed, -1, 0);
+  if (sys::failed(Map) || !N.HomeLink.receivePayload(Bytes, StackBytes))
+    lostHome();
+  if (AtHome) {
+    touchPages(Top, Mapped.High - Top, true);
+    __builtin_memcpy(reinterpret_cast<void *>(M.Registers.Sp), Bytes, StackBytes);
   }
   N.Home = M.Home;
   N.Away = Away;
@@ -448,7 +481,8 @@ void keepArenaPages() {
   }
   compactPresentList();
   N.DirtyCount = 0;
-  sys::reserve(N.Away.Low, N.Away.High - N.Away.Low);
+  uint64_t Low = N.StackAtHome && N.Away.High == N.HomeStack.High ? N.HomeStack.Low : N.Away.Low;
+  sys::reserve(Low, pageDown(N.Away.High) - Low);
 }
 
 // Home's Forget: pages whose content changed since this node got them.
@@ -604,7 +638,8 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   receiveHello(Envp);
   // Before Ready: from then on home may signal this process.
   installSteeringHandler();
-  if (!N.HomeLink.send(MessageType::Ready, nullptr, 0))
+  ReadyMessage Ready = {N.StackAtHome};
+  if (!N.HomeLink.send(MessageType::Ready, &Ready, sizeof Ready))
     lostHome();
   N.ReadySent = true;
   popcorn_call_on_stack(N.RuntimeStackTop, waitForThread, nullptr);

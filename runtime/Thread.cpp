@@ -31,15 +31,15 @@ ThreadState **stateSlot() {
 
 uint64_t roundDown(uint64_t V) { return V & ~(Page - 1); }
 
-// The lowest address of the thread's native stack that a rewrite may use.
-uint64_t stackLow(uint64_t High) {
+// The lowest address the thread's native stack may reach.
+uint64_t stackLimit(uint64_t High) {
   if (gettid() == getpid()) {
     // The main thread's stack grows on demand up to its limit.
     struct rlimit Limit;
     uint64_t Bytes = 8 << 20;
     if (!getrlimit(RLIMIT_STACK, &Limit) && Limit.rlim_cur < Bytes)
       Bytes = Limit.rlim_cur;
-    return High - Bytes + 64 * 1024; // what lies above High: argv, env
+    return High - Bytes;
   }
   pthread_attr_t Attr;
   void *Low = nullptr;
@@ -77,7 +77,10 @@ bool setUpStackRegions(ThreadState &T, const popcorn_metadata *Metadata, Registe
   if (Step != StepResult::Base)
     return false;
   uint64_t High = Cursor.cfa();
-  uint64_t Low = stackLow(High);
+  uint64_t Limit = stackLimit(High);
+  // A rewrite leaves room below Limit for what lies above High (argv, env),
+  // which counts against the limit too.
+  uint64_t Low = gettid() == getpid() ? Limit + 64 * 1024 : Limit;
   if (Low >= High)
     return false;
   uint64_t Bytes = roundDown(High - Low);
@@ -86,6 +89,7 @@ bool setUpStackRegions(ThreadState &T, const popcorn_metadata *Metadata, Registe
   if (!Other)
     return false;
   T.Regions[0] = {Low, High};
+  T.Reach = {(Limit + Page - 1) & ~(Page - 1), High};
   T.Regions[1] = {uint64_t(Other), uint64_t(Other) + Bytes};
   T.Current = 0;
   T.RegionsReady = true;

@@ -22,6 +22,7 @@ struct ThreadState {
   // stack it started on, up to its base frame's CFA; 1 is mapped by the
   // runtime.  A rewrite writes the region the thread is not on.
   StackRegion Regions[2];
+  StackRegion Reach; // region 0 and below it what the stack may grow to
   int Current;
   bool RegionsReady;
   bool Pending;         // a rewrite was refused: retry at the next point
