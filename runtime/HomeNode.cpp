@@ -608,8 +608,9 @@ int migrateAway(RegisterSet &Registers, int Target) {
       return EHOSTUNREACH;
     }
   }
+  // Region 0 and the rest of its top page (the arguments): see below.
   if (!T->Staging &&
-      !(T->Staging = sys::mapPrivate(T->Regions[0].High - T->Regions[0].Low)))
+      !(T->Staging = sys::mapPrivate(T->Regions[0].High - T->Regions[0].Low + PageBytes)))
     return ENOMEM;
   // What the program printed so far reaches its files now, in order: if
   // the node fails while the thread is there, no earlier output is lost
@@ -634,6 +635,12 @@ int migrateAway(RegisterSet &Registers, int Target) {
   }
   Departure.mark();
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
+  // At home's addresses the stack's top page holds the arguments too: it
+  // goes along whole, which saves the node asking for it at once.
+  uint64_t Sent = E.StackAtHome ? pageUp(Away.High) : Away.High;
+  if (Sent != Away.High)
+    memcpy(Image + (Away.High - Away.Low), reinterpret_cast<void *>(Away.High),
+           Sent - Away.High);
   carryObjectStack(Registers, E.Machine);
   MigrateMessage M{Out, Away, T->Regions[0]};
   N.Migrations++;
@@ -642,9 +649,9 @@ int migrateAway(RegisterSet &Registers, int Target) {
   N.ThreadNode = Target; // ready since its Ready: steering may signal it
   if (!forgetChangedPages(Target, E.Link) || !leaveSignals(Target, E.Link, M.SignalMask) ||
       !E.Link.send2(MessageType::Migrate, &M, sizeof M, Image + (Out.Sp - Away.Low),
-                    uint32_t(Away.High - Out.Sp)))
+                    uint32_t(Sent - Out.Sp)))
     nodeDied(E, Target);
-  Departure.finish(sizeof M + (Away.High - Out.Sp), Result.Frames, Target);
+  Departure.finish(sizeof M + (Sent - Out.Sp), Result.Frames, Target);
   serveAway(E, Target, *T);
 }
 

@@ -162,6 +162,22 @@ void markWritten(int R, uint64_t A) {
   N.DirtyList[N.DirtyCount++] = A;
 }
 
+// Page A of shared range R came with the thread: here and written, as if
+// fetched and written to.
+void takeWrittenPage(int R, uint64_t A) {
+  NodeState &N = node();
+  if (!isPresent(R, A)) {
+    if (N.PresentCount + 1 > N.ListCapacity)
+      fail("more pages than a thread may take away from home");
+    PageBit Present = bitOf(N.PresentBits, R, A);
+    *Present.Byte |= Present.Mask;
+    N.PresentList[N.PresentCount++] = A;
+  }
+  PageBit Dirty = bitOf(N.DirtyBits, R, A);
+  if (!(*Dirty.Byte & Dirty.Mask))
+    markWritten(R, A);
+}
+
 // The program's SIGSEGV, a fault of its own or one it sent itself (raise,
 // kill): what home's kernel would do with ProgramFaultAction.  Its handler,
 // if it has one, runs here, on this node's signal stack: one address on
@@ -407,19 +423,22 @@ void forgetChanged(uint32_t Bytes);
                 Away.High == M.Home.High;
   bool InArena = Away.Low >= ArenaBase && Away.High <= ArenaBase + ArenaBytes &&
                  Away.Low % PageBytes == 0 && Away.High % PageBytes == 0;
-  if (!(AtHome || InArena) || M.Registers.Sp < Away.Low ||
-      M.Registers.Sp + StackBytes != Away.High || M.Registers.Machine != Here ||
-      M.Home.High <= M.Home.Low)
+  // At home's addresses the rest of the top page (the arguments) comes
+  // along with the stack.
+  uint64_t End = AtHome ? pageUp(Away.High) : Away.High;
+  if (!(AtHome || InArena) || M.Registers.Sp < Away.Low || M.Registers.Sp + StackBytes != End ||
+      M.Registers.Machine != Here || M.Home.High <= M.Home.Low ||
+      M.Home.High - M.Home.Low > MaxStackBytes)
     fail("a thread whose stack is not where it should be");
   if (N.Home.Low != M.Home.Low || N.Home.High != M.Home.High) {
-    N.HomeStackImage = sys::mapPrivate(M.Home.High - M.Home.Low);
+    N.HomeStackImage = sys::mapPrivate(M.Home.High - M.Home.Low + PageBytes);
     if (!N.HomeStackImage)
       fail("no memory for the home stack's image");
   }
   // At home's addresses the stack may grow as far as at home, and an
   // overflow faults where it would there.  Its top page holds the
-  // arguments too (a shared range): it is brought in and written before
-  // the stack's bytes go there, after they are read off the link.
+  // arguments too (a shared range): home sent it along, and it goes back
+  // written, with the thread.
   StackRegion Mapped = AtHome ? N.HomeStack : Away;
   uint64_t Top = pageDown(Mapped.High);
   uint8_t *Bytes = AtHome ? N.HomeStackImage + (M.Registers.Sp - Away.Low)
@@ -429,7 +448,10 @@ void forgetChanged(uint32_t Bytes);
   if (sys::failed(Map) || !N.HomeLink.receivePayload(Bytes, StackBytes))
     lostHome();
   if (AtHome) {
-    touchPages(Top, Mapped.High - Top, true);
+    int R = rangeOf(Top);
+    if (R < 0)
+      fail("home's stack top is not shared here");
+    takeWrittenPage(R, Top);
     __builtin_memcpy(reinterpret_cast<void *>(M.Registers.Sp), Bytes, StackBytes);
   }
   N.Home = M.Home;
