@@ -351,7 +351,7 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, const StackRegion &Stac
 bool startNode(int Id, const StackRegion &Stack) {
   NodeState &N = node();
   if ((!N.SyscallBuffer && !(N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes))) ||
-      (!N.PageRun && !(N.PageRun = sys::mapPrivate(MaxPagesPerRequest * PageBytes))))
+      (!N.PageRun && !(N.PageRun = sys::mapPrivate(MaxPagesPerRun * PageBytes))))
     return failStart("no memory");
   NodeEntry &E = N.Nodes[Id];
   LinkKey Key;
@@ -421,7 +421,7 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
   NodeState &N = node();
   PageRequestMessage Request;
   if (Bytes != sizeof Request || !Link.receivePayload(&Request, sizeof Request) ||
-      !Request.Count || Request.Count > MaxPagesPerRequest || Request.Address % PageBytes)
+      !Request.Count || Request.Count > MaxPagesPerRun || Request.Address % PageBytes)
     return false;
   sys::IoVec Local = {N.PageRun, uint64_t(Request.Count) * PageBytes},
              Program = {reinterpret_cast<void *>(Request.Address), Local.Size};
@@ -440,11 +440,28 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
   return true;
 }
 
+// A run of pages the thread wrote on node Id, back with it.  Through the
+// run buffer (node-private: the program's data may be among the pages
+// that come back) and the kernel, so that a page the program has no write
+// access to now is an error, not a crash.
+bool takePagesBack(int Id, Channel &Link, uint32_t Bytes) {
+  NodeState &N = node();
+  PageRunMessage Run;
+  if (Bytes < sizeof Run || !Link.receivePayload(&Run, sizeof Run) || !Run.Pages ||
+      Run.Pages > MaxPagesPerRun || Run.Address % PageBytes ||
+      Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes ||
+      !Link.receivePayload(N.PageRun, Bytes - sizeof Run))
+    return false;
+  sys::IoVec Program = {reinterpret_cast<void *>(Run.Address), Bytes - sizeof Run};
+  long Written = sys::copyOwnMemory(sys::ProcessVmWritev, {N.PageRun, Program.Size}, &Program, 1);
+  for (uint64_t I = 0; Written > 0 && I < uint64_t(Written) / PageBytes; I++)
+    notePageHeld(Id, Run.Address + I * PageBytes, N.PageRun + I * PageBytes); // the node keeps its copy
+  N.PagesReturned += Run.Pages;
+  return true;
+}
+
 // While the thread is away: its pages and system calls, until it comes back.
 [[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
-  // Not a static: the program's data may be written by the pages that
-  // come back, this buffer among them.
-  PageMessage &Page = node().Page;
   for (;;) {
     MessageHeader H;
     if (!E.Link.receiveHeader(H))
@@ -494,15 +511,8 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
           break;
         if (H.Type == MessageType::TraceEvents && receiveTrace(E.Link, H.Bytes))
           continue;
-        if (H.Type != MessageType::PageData || H.Bytes != sizeof Page ||
-            !E.Link.receivePayload(&Page, sizeof Page))
+        if (H.Type != MessageType::PageData || !takePagesBack(Id, E.Link, H.Bytes))
           nodeDied(E, Id);
-        // A page the program has no write access to is an error, not a crash.
-        sys::IoVec Program = {reinterpret_cast<void *>(Page.Address), PageBytes};
-        if (sys::copyOwnMemory(sys::ProcessVmWritev, {Page.Bytes, PageBytes}, &Program, 1) ==
-            long(PageBytes))
-          notePageHeld(Id, Page.Address, Page.Bytes); // the node keeps its copy
-        node().PagesReturned++;
       }
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
              StackBytes);

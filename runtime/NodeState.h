@@ -104,9 +104,9 @@ struct NodeState {
   uint64_t PresentCount, DirtyCount, ListCapacity;
   uint64_t FetchNext;   // where the last page request ended
   uint32_t FetchWindow; // pages the next request may ask for (RemoteNode.cpp)
+  bool FetchWrites;     // the last request was for a write
   uint8_t *SyscallBuffer; // a forwarded call's data, both ways
-  PageMessage Page;       // home: a page taken back
-  uint8_t *PageRun;       // home: pages served, MaxPagesPerRequest of them
+  uint8_t *PageRun;       // home: pages served or taken back, MaxPagesPerRun of them
   void *Held;             // home: the pages each node keeps (RetainedPages.cpp)
   LinkKey Secret;         // home: the key of the nodes it starts
   bool SecretReady;

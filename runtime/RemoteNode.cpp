@@ -64,16 +64,15 @@ bool isPresent(int R, uint64_t A) {
 }
 
 // How many pages from A, which is missing, to ask for.  Like a file
-// system's read-ahead: one, unless the thread reads on where the last
-// request ended, which doubles the window up to MaxPagesPerRequest (a
-// request of 16 pages takes about four times as long as one of a page
-// here, so a thread that jumps about must not pay for pages it skips).
-// Only missing pages of A's range, from A on.
-uint32_t pagesToAsk(int R, uint64_t A) {
+// system's read-ahead: one, unless the thread goes on where the last
+// request ended (Continues), which doubles the window up to MaxPagesPerRun
+// (a thread that jumps about must not wait for pages it skips).  Only
+// missing pages of A's range, from A on.
+uint32_t pagesToAsk(int R, uint64_t A, bool Continues) {
   NodeState &N = node();
-  N.FetchWindow = A == N.FetchNext && N.FetchWindow ? N.FetchWindow * 2 : 1;
-  if (N.FetchWindow > MaxPagesPerRequest)
-    N.FetchWindow = MaxPagesPerRequest;
+  N.FetchWindow = Continues ? N.FetchWindow * 2 : 1;
+  if (N.FetchWindow > MaxPagesPerRun)
+    N.FetchWindow = MaxPagesPerRun;
   const AddressRange &Range = N.Shared[R];
   uint32_t Count = 1;
   while (Count < N.FetchWindow && A + Count * PageBytes < Range.High &&
@@ -82,9 +81,10 @@ uint32_t pagesToAsk(int R, uint64_t A) {
   return Count;
 }
 
-// Brings Count pages from A here, read-only; returns how many home had
-// (the first of them at least), 0 if not even the first.
-uint32_t fetch(uint64_t A, uint32_t Count) {
+// Brings Count pages from A here; returns how many home had (the first of
+// them at least), 0 if not even the first.  The first Writable of them
+// stay writable, the others are read-only.
+uint32_t fetch(uint64_t A, uint32_t Count, uint32_t Writable) {
   NodeState &N = node();
   TraceSpan Fault(TraceKind::PageFault);
   MessageHeader H;
@@ -103,10 +103,13 @@ uint32_t fetch(uint64_t A, uint32_t Count) {
       Run.Pages > Count || H.Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes)
     lostHome();
   uint64_t Bytes = uint64_t(Run.Pages) * PageBytes;
+  uint64_t WritableBytes = uint64_t(Writable < Run.Pages ? Writable : Run.Pages) * PageBytes;
   sys::call6(sys::Mprotect, long(A), long(Bytes), sys::ProtReadWrite);
   if (!N.HomeLink.receivePayload(reinterpret_cast<void *>(A), Bytes))
     lostHome();
-  sys::call6(sys::Mprotect, long(A), long(Bytes), sys::ProtRead);
+  if (WritableBytes < Bytes)
+    sys::call6(sys::Mprotect, long(A + WritableBytes), long(Bytes - WritableBytes),
+               sys::ProtRead);
   N.PagesFetched += Run.Pages;
   Fault.finish(A);
   return Run.Pages;
@@ -152,14 +155,40 @@ bool faultIsWrite(const void *Context) {
 #endif
 }
 
+// Page A, here and writable, goes home with the thread.
+void noteWritten(int R, uint64_t A) {
+  NodeState &N = node();
+  PageBit Dirty = bitOf(N.DirtyBits, R, A);
+  *Dirty.Byte |= Dirty.Mask;
+  N.DirtyList[N.DirtyCount++] = A;
+}
+
 // Page A, here and read-only, becomes writable: it goes home with the
 // thread.
 void markWritten(int R, uint64_t A) {
-  NodeState &N = node();
-  PageBit Dirty = bitOf(N.DirtyBits, R, A);
   sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtReadWrite);
-  *Dirty.Byte |= Dirty.Mask;
-  N.DirtyList[N.DirtyCount++] = A;
+  noteWritten(R, A);
+}
+
+// Whether page A is here and written (not forgotten since it was).
+bool stillWritten(uint64_t A) {
+  int R = rangeOf(A);
+  if (R < 0)
+    return false;
+  PageBit Dirty = bitOf(node().DirtyBits, R, A);
+  return *Dirty.Byte & Dirty.Mask;
+}
+
+// How many of the DirtyList's entries from I on name pages still written
+// and consecutive to the first (which is), at most MaxPagesPerRun.
+uint32_t writtenRun(uint64_t I) {
+  NodeState &N = node();
+  uint64_t A = N.DirtyList[I];
+  uint32_t Pages = 1;
+  while (I + Pages < N.DirtyCount && Pages < MaxPagesPerRun &&
+         N.DirtyList[I + Pages] == A + Pages * PageBytes && stillWritten(A + Pages * PageBytes))
+    Pages++;
+  return Pages;
 }
 
 // Page A of shared range R came with the thread: here and written, as if
@@ -249,19 +278,29 @@ void onFault(int, siginfo_t *Info, void *Context) {
   if (R >= 0) {
     PageBit Present = bitOf(N.PresentBits, R, A), Dirty = bitOf(N.DirtyBits, R, A);
     if (!(*Present.Byte & Present.Mask)) {
-      uint32_t Count = pagesToAsk(R, A);
+      bool Continues = A == N.FetchNext && N.FetchWindow;
+      uint32_t Count = pagesToAsk(R, A, Continues);
       if (N.PresentCount + Count > N.ListCapacity)
         fail("more pages than a thread may take away from home");
-      if (uint32_t Got = fetch(A, Count)) {
+      // A write would fault again at once: its page stays writable.  A
+      // write where the last one's request ended is a thread writing
+      // through memory in order (memset, a loop that fills an array):
+      // every page of the run would fault at its first write, a signal
+      // and an mprotect (9 us here), so they all stay writable, at the
+      // cost of sending home one the thread does not write after all.
+      bool Write = faultIsWrite(Context);
+      uint32_t Writable = !Write ? 0 : Continues && N.FetchWrites ? Count : 1;
+      N.FetchWrites = Write;
+      if (uint32_t Got = fetch(A, Count, Writable)) {
         N.FetchNext = A + Got * PageBytes;
-        for (uint64_t P = A; P < A + Got * PageBytes; P += PageBytes) {
+        for (uint32_t I = 0; I < Got; I++) {
+          uint64_t P = A + I * PageBytes;
           PageBit Bit = bitOf(N.PresentBits, R, P);
           *Bit.Byte |= Bit.Mask;
           N.PresentList[N.PresentCount++] = P;
+          if (I < Writable)
+            noteWritten(R, P);
         }
-        // A write would fault again at once: writable now.
-        if (faultIsWrite(Context))
-          markWritten(R, A);
         return;
       }
     } else if (!(*Dirty.Byte & Dirty.Mask)) {
@@ -396,22 +435,26 @@ void setThreadPointer(uint64_t Tp) {
 }
 
 void forgetChanged(uint32_t Bytes);
+void compactPresentList();
 
 // On the runtime's stack: wait for the thread and continue it.
 [[noreturn]] void waitForThread(void *) {
   NodeState &N = node();
   MessageHeader H;
   MigrateMessage M;
+  bool Forgot = false;
   for (;;) {
     if (!N.HomeLink.receiveHeader(H))
       sys::exitGroup(0); // home ended: so does this node
     if (H.Type == MessageType::Forget)
-      forgetChanged(H.Bytes);
+      forgetChanged(H.Bytes), Forgot = true;
     else if (H.Type != MessageType::SignalActions)
       break;
     else if (!takeSignalActions(H.Bytes))
       fail("a malformed list of signal actions");
   }
+  if (Forgot)
+    compactPresentList();
   TraceSpan Arrival(TraceKind::Arrive);
   if (H.Type != MessageType::Migrate || H.Bytes < sizeof M ||
       !N.HomeLink.receivePayload(&M, sizeof M))
@@ -489,25 +532,37 @@ void compactPresentList() {
 // the top of home's stack) are forgotten.
 void keepArenaPages() {
   NodeState &N = node();
+  for (uint64_t I = 0; I < N.DirtyCount;) {
+    if (!stillWritten(N.DirtyList[I])) {
+      I++;
+      continue;
+    }
+    uint64_t A = N.DirtyList[I];
+    uint32_t Pages = writtenRun(I);
+    sys::call6(sys::Mprotect, long(A), long(Pages * PageBytes), sys::ProtRead);
+    for (uint32_t P = 0; P < Pages; P++) {
+      PageBit D = bitOf(N.DirtyBits, rangeOf(A + P * PageBytes), A + P * PageBytes);
+      *D.Byte &= uint8_t(~D.Mask);
+    }
+    I += Pages;
+  }
+  N.DirtyCount = 0;
   for (uint64_t I = 0; I < N.PresentCount; I++) {
     uint64_t A = N.PresentList[I];
-    int R = rangeOf(A);
-    PageBit D = bitOf(N.DirtyBits, R, A);
     if (A < ArenaBase || A >= ArenaBase + ArenaBytes) {
       sys::reserve(A, PageBytes);
-      forgetPage(R, A);
-    } else if (*D.Byte & D.Mask) {
-      sys::call6(sys::Mprotect, long(A), PageBytes, sys::ProtRead);
-      *D.Byte &= uint8_t(~D.Mask);
+      forgetPage(rangeOf(A), A);
     }
   }
   compactPresentList();
-  N.DirtyCount = 0;
   uint64_t Low = N.StackAtHome && N.Away.High == N.HomeStack.High ? N.HomeStack.Low : N.Away.Low;
   sys::reserve(Low, pageDown(N.Away.High) - Low);
 }
 
 // Home's Forget: pages whose content changed since this node got them.
+// They become inaccessible, not unmapped: the next fetch of one writes
+// over its old bytes rather than into a page the kernel has to free now
+// and find and clear then (2-3 us a page here).
 void forgetChanged(uint32_t Bytes) {
   NodeState &N = node();
   if (Bytes % 8)
@@ -530,15 +585,14 @@ void forgetChanged(uint32_t Bytes) {
         continue;
       }
       if (RunHigh)
-        sys::reserve(RunLow, RunHigh - RunLow);
+        sys::call6(sys::Mprotect, long(RunLow), long(RunHigh - RunLow), sys::ProtNone);
       RunLow = A;
       RunHigh = A + PageBytes;
     }
     Done += Chunk;
   }
   if (RunHigh)
-    sys::reserve(RunLow, RunHigh - RunLow);
-  compactPresentList();
+    sys::call6(sys::Mprotect, long(RunLow), long(RunHigh - RunLow), sys::ProtNone);
 }
 } // namespace
 
@@ -598,17 +652,23 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   if (!N.HomeLink.send2(MessageType::ReturnHome, &M, sizeof M,
                         N.HomeStackImage + (Out.Sp - N.Home.Low), uint32_t(StackBytes)))
     lostHome();
-  for (uint64_t I = 0; I < N.DirtyCount; I++) {
-    uint64_t A = N.DirtyList[I];
-    int R = rangeOf(A);
-    PageBit D = bitOf(N.DirtyBits, R, A);
-    if (R >= 0 && (*D.Byte & D.Mask) &&
-        !N.HomeLink.send2(MessageType::PageData, &A, sizeof A, reinterpret_cast<void *>(A),
-                          PageBytes))
+  // The pages it wrote, in runs of consecutive ones: in the order they
+  // were first written, so a thread that wrote through memory in order
+  // sends few long runs.
+  uint64_t PagesSent = 0;
+  for (uint64_t I = 0; I < N.DirtyCount;) {
+    if (!stillWritten(N.DirtyList[I])) {
+      I++; // unmapped since, or a second entry of a page written again
+      continue;
+    }
+    PageRunMessage Run = {N.DirtyList[I], writtenRun(I), 0};
+    if (!N.HomeLink.send2(MessageType::PageData, &Run, sizeof Run,
+                          reinterpret_cast<void *>(Run.Address), Run.Pages * PageBytes))
       lostHome();
+    I += Run.Pages;
+    PagesSent += Run.Pages;
   }
-  // Bytes sent: every written page is, unless home unmapped it meanwhile.
-  Departure.finish(sizeof M + StackBytes + N.DirtyCount * sizeof(PageMessage), Result.Frames);
+  Departure.finish(sizeof M + StackBytes + PagesSent * PageBytes, Result.Frames);
   sendTrace(N.HomeLink);
   if (!N.HomeLink.send(MessageType::End, nullptr, 0))
     lostHome();

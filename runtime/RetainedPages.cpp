@@ -116,13 +116,13 @@ bool forgetChangedPages(int Node, Channel &Link) {
     return true;
   if (H->Count > MaxChecked)
     return forgetAll(*H, Link);
-  // First pass: home's copies, MaxPagesPerRequest at a time into the run
+  // First pass: home's copies, MaxPagesPerRun at a time into the run
   // buffer, read through the kernel (a page the program unmapped ends the
   // read there, and counts as changed); a changed page's entry is marked
   // in its address's low bit (addresses are page-aligned).
-  sys::IoVec Program[MaxPagesPerRequest];
+  sys::IoVec Program[MaxPagesPerRun];
   for (uint64_t First = 0; First < H->Count;) {
-    uint64_t Batch = H->Count - First < MaxPagesPerRequest ? H->Count - First : MaxPagesPerRequest;
+    uint64_t Batch = H->Count - First < MaxPagesPerRun ? H->Count - First : MaxPagesPerRun;
     for (uint64_t I = 0; I < Batch; I++)
       Program[I] = {reinterpret_cast<void *>(H->Address[First + I]), PageBytes};
     long Read = sys::copyOwnMemory(sys::ProcessVmReadv, {N.PageRun, Batch * PageBytes}, Program,
