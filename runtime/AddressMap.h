@@ -25,6 +25,10 @@ inline constexpr uint64_t ArenaBase = 0x100000000000;
 // this (0.15 s for 4 GiB, 10 s for 256 GiB).
 inline constexpr uint64_t ArenaBytes = uint64_t(1) << 32;
 
+inline bool inArena(uint64_t A, uint64_t Bytes) {
+  return A >= ArenaBase && A + Bytes <= ArenaBase + ArenaBytes && A + Bytes >= A;
+}
+
 inline constexpr uint64_t NodePrivateBase = 0x0f0000000000;
 
 struct AddressRange {

@@ -9,10 +9,6 @@ namespace {
 constexpr long MapFixed = 0x10;
 constexpr long ENOMEM_ = 12;
 
-bool inArena(uint64_t A, uint64_t Bytes) {
-  return A >= ArenaBase && A + Bytes <= ArenaBase + ArenaBytes && A + Bytes >= A;
-}
-
 // The first Bytes of freed range I, which is that long at least.
 uint64_t takeFront(uint32_t I, uint64_t Bytes) {
   NodeState &N = node();

@@ -482,6 +482,15 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes) {
       if (!receiveTrace(E.Link, H.Bytes))
         nodeDied(E, Id);
       continue;
+    case MessageType::Unmap: {
+      UnmapMessage M;
+      if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M) ||
+          !inArena(M.Address, M.Bytes) || M.Address % PageBytes || M.Bytes % PageBytes ||
+          homeMunmap(long(M.Address), long(M.Bytes)))
+        nodeDied(E, Id);
+      node().SyscallsForwarded++;
+      continue;
+    }
     case MessageType::Exit: {
       ExitMessage M;
       if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M))

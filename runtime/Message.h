@@ -3,11 +3,12 @@
 // One message is a header and a payload of Header.Bytes bytes.  A link
 // starts with authentication (Authentication.h); a node started by
 // popcorn-node then receives the executable (Image).  Home greets the node
-// (Hello), which answers Ready or NodeError.  A thread moves away from home with Migrate (its rewritten registers and the used
-// part of its native stack); while it is away the remote node asks home
-// for pages (PageRequest -> PageRun or PageMissing) and runs the system
-// calls that need home's files and identity there (Syscall ->
-// SyscallResult); it comes back with ReturnHome followed by every page it
+// (Hello), which answers Ready or NodeError.  A thread moves away from
+// home with Migrate (its rewritten registers and the used part of its
+// native stack); while it is away the remote node asks home for pages
+// (PageRequest -> PageRun or PageMissing) and runs the system calls that
+// need home's files and identity there (Syscall -> SyscallResult; Unmap,
+// unanswered); it comes back with ReturnHome followed by every page it
 // wrote (PageData, a run of pages each) and End.  Exit ends the program
 // with a status.
 // With POPCORN_TRACE a node sends its trace events (TraceEvents, Trace.h)
@@ -58,6 +59,9 @@ enum class MessageType : uint32_t {
   // Home -> node, before Migrate: the program's action for each signal,
   // when they changed since the node last had them (SignalState.h).
   SignalActions,
+  // Node -> home: munmap of a range of the arena, which cannot fail
+  // there; no answer (an UnmapMessage).
+  Unmap,
 };
 
 struct MessageHeader {
@@ -156,6 +160,10 @@ struct SyscallMessage {
   uint32_t Call;
   uint32_t InBytes;
   int64_t Args[SyscallArguments];
+};
+
+struct UnmapMessage {
+  uint64_t Address, Bytes;
 };
 
 // Home -> node: the call's result and OutBytes bytes of output data.

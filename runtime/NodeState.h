@@ -100,6 +100,11 @@ struct NodeState {
   AddressRange Shared[MaxSharedRanges];
   uint8_t *PresentBits[MaxSharedRanges];
   uint8_t *DirtyBits[MaxSharedRanges];
+  // Pages of anonymous private memory home mapped at this node's request
+  // during this trip and not touched since: zero at home, so this node
+  // makes them itself at the first touch instead of asking (RemoteNode.cpp).
+  uint8_t *FreshBits[MaxSharedRanges];
+  bool AnyFresh;
   uint64_t *PresentList, *DirtyList;
   uint64_t PresentCount, DirtyCount, ListCapacity;
   uint64_t FetchNext;   // where the last page request ended

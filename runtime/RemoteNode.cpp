@@ -191,6 +191,34 @@ uint32_t writtenRun(uint64_t I) {
   return Pages;
 }
 
+bool isFresh(int R, uint64_t A) {
+  PageBit F = bitOf(node().FreshBits, R, A);
+  return *F.Byte & F.Mask;
+}
+
+// Up to Count fresh pages from A (fresh, so missing): zero at home, and
+// zero here since dropPages reserved them, so they need no message.  They
+// become here and written, as home does not know this node has them: it
+// will only know once they went back to it.  Costs a fault and an
+// mprotect per run rather than a round trip home per request.
+void takeFreshPages(int R, uint64_t A, uint32_t Count) {
+  NodeState &N = node();
+  uint32_t Pages = 1;
+  while (Pages < Count && isFresh(R, A + Pages * PageBytes))
+    Pages++;
+  sys::call6(sys::Mprotect, long(A), long(Pages * PageBytes), sys::ProtReadWrite);
+  for (uint32_t I = 0; I < Pages; I++) {
+    uint64_t P = A + I * PageBytes;
+    PageBit Present = bitOf(N.PresentBits, R, P), Fresh = bitOf(N.FreshBits, R, P);
+    *Present.Byte |= Present.Mask;
+    *Fresh.Byte &= uint8_t(~Fresh.Mask);
+    N.PresentList[N.PresentCount++] = P;
+    noteWritten(R, P);
+  }
+  N.FetchNext = A + Pages * PageBytes;
+  N.FetchWrites = true;
+}
+
 // Page A of shared range R came with the thread: here and written, as if
 // fetched and written to.
 void takeWrittenPage(int R, uint64_t A) {
@@ -282,6 +310,10 @@ void onFault(int, siginfo_t *Info, void *Context) {
       uint32_t Count = pagesToAsk(R, A, Continues);
       if (N.PresentCount + Count > N.ListCapacity)
         fail("more pages than a thread may take away from home");
+      if (isFresh(R, A)) {
+        takeFreshPages(R, A, Count);
+        return;
+      }
       // A write would fault again at once: its page stays writable.  A
       // write where the last one's request ended is a thread writing
       // through memory in order (memset, a loop that fills an array):
@@ -419,7 +451,9 @@ void receiveHello(char **Envp) {
     N.Shared[N.SharedCount] = R;
     N.PresentBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     N.DirtyBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
-    if (!N.PresentBits[N.SharedCount] || !N.DirtyBits[N.SharedCount])
+    N.FreshBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
+    if (!N.PresentBits[N.SharedCount] || !N.DirtyBits[N.SharedCount] ||
+        !N.FreshBits[N.SharedCount])
       fail("no memory for page bookkeeping");
     N.SharedCount++;
   }
@@ -509,8 +543,20 @@ void compactPresentList();
 void forgetPage(int R, uint64_t A) {
   NodeState &N = node();
   PageBit P = bitOf(N.PresentBits, R, A), D = bitOf(N.DirtyBits, R, A);
+  PageBit F = bitOf(N.FreshBits, R, A);
   *P.Byte &= uint8_t(~P.Mask);
   *D.Byte &= uint8_t(~D.Mask);
+  *F.Byte &= uint8_t(~F.Mask);
+}
+
+// Once the thread has left, home may write any page: none is fresh.
+void forgetFreshPages() {
+  NodeState &N = node();
+  if (!N.AnyFresh)
+    return;
+  for (uint32_t R = 0; R < N.SharedCount; R++)
+    __builtin_memset(N.FreshBits[R], 0, (N.Shared[R].High - N.Shared[R].Low) / PageBytes / 8 + 1);
+  N.AnyFresh = false;
 }
 
 // Keeps in the present list only the pages still here.
@@ -532,6 +578,7 @@ void compactPresentList() {
 // the top of home's stack) are forgotten.
 void keepArenaPages() {
   NodeState &N = node();
+  forgetFreshPages();
   for (uint64_t I = 0; I < N.DirtyCount;) {
     if (!stillWritten(N.DirtyList[I])) {
       I++;
@@ -628,6 +675,26 @@ void dropPages(uint64_t Address, uint64_t Bytes) {
     if (int R = rangeOf(A); R >= 0)
       forgetPage(R, A);
   sys::reserve(pageDown(Address), pageUp(Address + Bytes) - pageDown(Address));
+}
+
+void takeFreshMapping(uint64_t Address, uint64_t Bytes) {
+  NodeState &N = node();
+  dropPages(Address, Bytes);
+  for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes)
+    if (int R = rangeOf(A); R >= 0) {
+      PageBit F = bitOf(N.FreshBits, R, A);
+      *F.Byte |= F.Mask;
+      N.AnyFresh = true;
+    }
+}
+
+void forgetFreshness(uint64_t Address, uint64_t Bytes) {
+  NodeState &N = node();
+  for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes)
+    if (int R = rangeOf(A); R >= 0) {
+      PageBit F = bitOf(N.FreshBits, R, A);
+      *F.Byte &= uint8_t(~F.Mask);
+    }
 }
 
 RewriteError returnHome(RegisterSet &Registers, int Next) {
