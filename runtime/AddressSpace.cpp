@@ -79,6 +79,18 @@ bool reserveArena() {
   return true;
 }
 
+void noteMappingCall(long Number, long Flags) {
+  NodeState &N = node();
+  constexpr long MapAnonymous = 0x20;
+  if (Number == sys::Mmap) {
+    N.MappingChanges += (Flags & sys::MapFixed) != 0;
+    N.FileMapped |= !(Flags & MapAnonymous);
+  } else if (Number == sys::Munmap || Number == sys::Mprotect || Number == sys::Mremap ||
+             Number == sys::Shmat || Number == sys::Shmdt || Number == sys::PkeyMprotect) {
+    N.MappingChanges++;
+  }
+}
+
 long homeMmap(long Address, long Bytes, long Prot, long Flags, long Fd, long Offset) {
   NodeState &N = node();
   if (Address || (Flags & MapFixed) || !N.ArenaReady || Bytes <= 0)

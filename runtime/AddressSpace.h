@@ -21,6 +21,10 @@ long homeMmap(long Address, long Bytes, long Prot, long Flags, long Fd, long Off
 long homeMunmap(long Address, long Bytes);
 long homeMremap(long Address, long OldBytes, long NewBytes, long Flags, long NewAddress);
 
+/// Home: system call Number (with mmap's Flags) is about to run here; one
+/// that may make a mapped page unreadable is counted (NodeState.h).
+void noteMappingCall(long Number, long Flags);
+
 /// The unmapped gap below a stack from arenaMapStack: the kernel's own
 /// (stack_guard_gap, 256 pages).
 inline constexpr uint64_t StackGapBytes = 1 << 20;

@@ -39,6 +39,7 @@ struct ControlServer {
   int Owner;
   uint32_t Euid;
   char Path[108]; // sockaddr_un's sun_path
+  volatile bool Ended; // its thread is about to end
 };
 
 namespace {
@@ -381,8 +382,7 @@ void answer(ControlServer &S, int Fd) {
   }
 }
 
-void serve(void *Arg) {
-  ControlServer &S = *static_cast<ControlServer *>(Arg);
+void serveRequests(ControlServer &S) {
   for (;;) {
     // Not blocked in accept: that holds a descriptor (see the top).
     struct {
@@ -412,6 +412,12 @@ void serve(void *Arg) {
     answer(S, int(Fd));
     sys::call6(sys::Close, Fd);
   }
+}
+
+void serve(void *Arg) {
+  ControlServer &S = *static_cast<ControlServer *>(Arg);
+  serveRequests(S);
+  S.Ended = true;
 }
 
 } // namespace
@@ -487,6 +493,11 @@ void openControlSocket(char **Envp) {
     sys::call6(sys::Close, Fd);
   if (!Quiet)
     Line() << "popcorn: no control socket, popcorn-ctl cannot reach this process: " << Why;
+}
+
+bool controlThreadRuns() {
+  ControlServer *S = node().Control;
+  return S && S->Owner == sys::call6(sys::Getpid, 0) && !S->Ended;
 }
 
 void closeControlSocket() {

@@ -18,6 +18,10 @@ namespace popcorn {
 /// skips it.
 void openControlSocket(char **Envp);
 
+/// At home: whether this process has the socket's thread (a forked child
+/// has not), which touches no memory of the program.
+bool controlThreadRuns();
+
 /// At home, as the process ends: removes the socket's name.  Not in a
 /// forked child, which has a copy of the socket but no thread serving it.
 void closeControlSocket();

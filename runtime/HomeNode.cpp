@@ -485,8 +485,10 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes) {
     case MessageType::Unmap: {
       UnmapMessage M;
       if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M) ||
-          !inArena(M.Address, M.Bytes) || M.Address % PageBytes || M.Bytes % PageBytes ||
-          homeMunmap(long(M.Address), long(M.Bytes)))
+          !inArena(M.Address, M.Bytes) || M.Address % PageBytes || M.Bytes % PageBytes)
+        nodeDied(E, Id);
+      noteMappingCall(sys::Munmap, 0);
+      if (homeMunmap(long(M.Address), long(M.Bytes)))
         nodeDied(E, Id);
       node().SyscallsForwarded++;
       continue;

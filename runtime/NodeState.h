@@ -26,6 +26,18 @@ struct TraceBuffer;
 
 enum class Launcher : uint8_t { Native, Qemu, Tcp };
 
+// Faults that each ask where the last one's request ended: a thread
+// reading or writing through memory in order (RemoteNode.cpp).
+struct FetchStream {
+  uint64_t Next;     // where its last request ended
+  uint64_t LastUsed; // the fault that last went on with it
+  uint32_t Window;   // pages its last request could ask for (0: none yet)
+  bool Writes;       // its last request was for a write
+};
+// Streams followed at once: matrix code reads a row of one array while it
+// goes through another, copies read one and write another.
+inline constexpr unsigned FetchStreams = 4;
+
 struct NodeEntry {
   uint16_t Machine; // ELF e_machine
   Launcher How;
@@ -50,6 +62,12 @@ struct NodeState {
   bool Quiet;        // POPCORN_LOG=quiet: no warnings
   int TimeoutMs;     // POPCORN_TIMEOUT: how long an answer may take
   bool ArenaReady;
+  // Home: calls that may have made a mapped page unreadable (unmapped,
+  // protected, replaced), counted; and whether a file was ever mapped (a
+  // page past a truncated file's end faults).  RetainedPages.cpp reads the
+  // pages a node holds in place only while neither happened.
+  uint64_t MappingChanges;
+  bool FileMapped;
   int Self;         // this process's node number
   int NodeCount;
   NodeEntry Nodes[MaxNodes];
@@ -107,9 +125,8 @@ struct NodeState {
   bool AnyFresh;
   uint64_t *PresentList, *DirtyList;
   uint64_t PresentCount, DirtyCount, ListCapacity;
-  uint64_t FetchNext;   // where the last page request ended
-  uint32_t FetchWindow; // pages the next request may ask for (RemoteNode.cpp)
-  bool FetchWrites;     // the last request was for a write
+  FetchStream Streams[FetchStreams];
+  uint64_t StreamFaults; // faults that asked for pages: the streams' clock
   uint8_t *SyscallBuffer; // a forwarded call's data, both ways
   uint8_t *PageRun;       // home: pages served or taken back, MaxPagesPerRun of them
   void *Held;             // home: the pages each node keeps (RetainedPages.cpp)

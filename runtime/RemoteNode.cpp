@@ -63,19 +63,39 @@ bool isPresent(int R, uint64_t A) {
   return *P.Byte & P.Mask;
 }
 
-// How many pages from A, which is missing, to ask for.  Like a file
-// system's read-ahead: one, unless the thread goes on where the last
-// request ended (Continues), which doubles the window up to MaxPagesPerRun
-// (a thread that jumps about must not wait for pages it skips).  Only
-// missing pages of A's range, from A on.
-uint32_t pagesToAsk(int R, uint64_t A, bool Continues) {
+// The stream a fault at A goes on with, or else a new one at A in place
+// of the least recently used.  A stream goes on where its last request
+// ended or a little further (no more than that request's length): copies
+// and memset touch a range's end before its middle, and a loop over a
+// matrix's rows may skip a few pages.
+FetchStream &streamAt(uint64_t A) {
   NodeState &N = node();
-  N.FetchWindow = Continues ? N.FetchWindow * 2 : 1;
-  if (N.FetchWindow > MaxPagesPerRun)
-    N.FetchWindow = MaxPagesPerRun;
+  FetchStream *Oldest = &N.Streams[0];
+  for (FetchStream &S : N.Streams) {
+    if (S.Window && A >= S.Next && A - S.Next < uint64_t(S.Window) * PageBytes) {
+      S.LastUsed = ++N.StreamFaults;
+      return S;
+    }
+    if (S.LastUsed < Oldest->LastUsed)
+      Oldest = &S;
+  }
+  *Oldest = FetchStream{A, ++N.StreamFaults, 0, false};
+  return *Oldest;
+}
+
+// How many pages from A, which is missing, to ask for.  Like a file
+// system's read-ahead: one, unless the thread goes on where a stream's
+// last request ended, which doubles its window up to MaxPagesPerRun (a
+// thread that jumps about must not wait for pages it skips).  Only
+// missing pages of A's range, from A on.
+uint32_t pagesToAsk(int R, uint64_t A, FetchStream &S) {
+  NodeState &N = node();
+  S.Window = S.Window ? S.Window * 2 : 1;
+  if (S.Window > MaxPagesPerRun)
+    S.Window = MaxPagesPerRun;
   const AddressRange &Range = N.Shared[R];
   uint32_t Count = 1;
-  while (Count < N.FetchWindow && A + Count * PageBytes < Range.High &&
+  while (Count < S.Window && A + Count * PageBytes < Range.High &&
          !isPresent(R, A + Count * PageBytes))
     Count++;
   return Count;
@@ -201,7 +221,7 @@ bool isFresh(int R, uint64_t A) {
 // become here and written, as home does not know this node has them: it
 // will only know once they went back to it.  Costs a fault and an
 // mprotect per run rather than a round trip home per request.
-void takeFreshPages(int R, uint64_t A, uint32_t Count) {
+void takeFreshPages(int R, uint64_t A, uint32_t Count, FetchStream &Stream) {
   NodeState &N = node();
   uint32_t Pages = 1;
   while (Pages < Count && isFresh(R, A + Pages * PageBytes))
@@ -215,8 +235,8 @@ void takeFreshPages(int R, uint64_t A, uint32_t Count) {
     N.PresentList[N.PresentCount++] = P;
     noteWritten(R, P);
   }
-  N.FetchNext = A + Pages * PageBytes;
-  N.FetchWrites = true;
+  Stream.Next = A + Pages * PageBytes;
+  Stream.Writes = true;
 }
 
 // Page A of shared range R came with the thread: here and written, as if
@@ -306,25 +326,26 @@ void onFault(int, siginfo_t *Info, void *Context) {
   if (R >= 0) {
     PageBit Present = bitOf(N.PresentBits, R, A), Dirty = bitOf(N.DirtyBits, R, A);
     if (!(*Present.Byte & Present.Mask)) {
-      bool Continues = A == N.FetchNext && N.FetchWindow;
-      uint32_t Count = pagesToAsk(R, A, Continues);
+      FetchStream &Stream = streamAt(A);
+      bool Continues = Stream.Window;
+      uint32_t Count = pagesToAsk(R, A, Stream);
       if (N.PresentCount + Count > N.ListCapacity)
         fail("more pages than a thread may take away from home");
       if (isFresh(R, A)) {
-        takeFreshPages(R, A, Count);
+        takeFreshPages(R, A, Count, Stream);
         return;
       }
       // A write would fault again at once: its page stays writable.  A
-      // write where the last one's request ended is a thread writing
+      // write that goes on with a stream of writes is a thread writing
       // through memory in order (memset, a loop that fills an array):
       // every page of the run would fault at its first write, a signal
       // and an mprotect (9 us here), so they all stay writable, at the
       // cost of sending home one the thread does not write after all.
       bool Write = faultIsWrite(Context);
-      uint32_t Writable = !Write ? 0 : Continues && N.FetchWrites ? Count : 1;
-      N.FetchWrites = Write;
+      uint32_t Writable = !Write ? 0 : Continues && Stream.Writes ? Count : 1;
+      Stream.Writes = Write;
       if (uint32_t Got = fetch(A, Count, Writable)) {
-        N.FetchNext = A + Got * PageBytes;
+        Stream.Next = A + Got * PageBytes;
         for (uint32_t I = 0; I < Got; I++) {
           uint64_t P = A + I * PageBytes;
           PageBit Bit = bitOf(N.PresentBits, R, P);

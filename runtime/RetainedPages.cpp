@@ -1,5 +1,6 @@
 //===- RetainedPages.cpp - Pages a node keeps between trips ---------------===//
 #include "RetainedPages.h"
+#include "ControlSocket.h"
 #include "NodeState.h"
 #include "Syscall.h"
 
@@ -14,6 +15,7 @@ struct HeldPages {
   uint64_t *Address, *Hash;
   uint64_t Count;
   uint32_t *SlotOfArenaPage; // list index + 1, 0: not held
+  uint64_t MappingChangesSeen; // NodeState's count at the last check
 };
 
 constexpr uint64_t ArenaPages = ArenaBytes / PageBytes;
@@ -39,13 +41,6 @@ HeldPages *heldBy(int Node) {
       return H.Address = nullptr, nullptr;
   }
   return &H;
-}
-
-// Only arena pages are kept: the heap, mappings, stacks and object stacks
-// the thread works on.  A node forgets the few pages of the data segments
-// at every return, as before.
-bool inArena(uint64_t Address) {
-  return Address >= ArenaBase && Address < ArenaBase + ArenaBytes;
 }
 
 uint32_t &slotOf(HeldPages &H, uint64_t Address) {
@@ -96,7 +91,10 @@ uint64_t hashPage(const uint8_t *Bytes) {
 }
 
 void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
-  HeldPages *H = inArena(Address) ? heldBy(Node) : nullptr;
+  // Only arena pages are kept: the heap, mappings, stacks and object
+  // stacks the thread works on.  A node forgets the few pages of the data
+  // segments at every return.
+  HeldPages *H = inArena(Address, PageBytes) ? heldBy(Node) : nullptr;
   if (!H)
     return;
   uint32_t &Slot = slotOf(*H, Address);
@@ -109,19 +107,54 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
   H->Hash[Slot - 1] = hashPage(Bytes);
 }
 
+// Whether the program runs one thread, this one (the runtime's control
+// thread aside): no other can change a mapping while home reads its pages.
+bool onlyThread() {
+  constexpr long OpenCloexec = 02000000; // the same on both ISAs
+  long Fd = sys::call6(sys::Openat, -100 /* AT_FDCWD */, long("/proc/self/task"), OpenCloexec);
+  if (sys::failed(Fd))
+    return false;
+  alignas(8) uint8_t Entries[1024];
+  long Bytes = sys::call6(sys::Getdents64, Fd, long(Entries), sizeof Entries);
+  sys::call6(sys::Close, Fd);
+  int Threads = 0;
+  for (long At = 0; At < Bytes;) {
+    uint16_t Length;
+    __builtin_memcpy(&Length, Entries + At + 16, 2);
+    Threads += Entries[At + 19] != '.'; // not "." or ".."
+    At += Length;
+  }
+  return Bytes > 0 && Threads == 1 + controlThreadRuns();
+}
+
+// Whether every page H names can be read in place.  Each was readable when
+// the node got it or when the last check read it; since then no call has
+// unmapped or protected anything, no file is mapped (a page past the end
+// of a file truncated since faults), and no other thread runs.
+bool readableInPlace(const HeldPages &H) {
+  NodeState &N = node();
+  return H.MappingChangesSeen == N.MappingChanges && !N.FileMapped && onlyThread();
+}
+
 bool forgetChangedPages(int Node, Channel &Link) {
   HeldPages *H = heldBy(Node);
   NodeState &N = node();
   if (!H || !H->Count)
     return true;
+  bool InPlace = readableInPlace(*H);
+  H->MappingChangesSeen = N.MappingChanges;
   if (H->Count > MaxChecked)
     return forgetAll(*H, Link);
-  // First pass: home's copies, MaxPagesPerRun at a time into the run
-  // buffer, read through the kernel (a page the program unmapped ends the
-  // read there, and counts as changed); a changed page's entry is marked
-  // in its address's low bit (addresses are page-aligned).
+  // First pass: home's copies, in place (0.4 us a page here) when they
+  // cannot fault, else MaxPagesPerRun at a time through the kernel into
+  // the run buffer (1.3 us: a page the program unmapped ends the read
+  // there, and counts as changed).  A changed page's entry is marked in
+  // its address's low bit (addresses are page-aligned).
+  for (uint64_t I = 0; InPlace && I < H->Count; I++)
+    if (hashPage(reinterpret_cast<const uint8_t *>(H->Address[I])) != H->Hash[I])
+      H->Address[I] |= 1;
   sys::IoVec Program[MaxPagesPerRun];
-  for (uint64_t First = 0; First < H->Count;) {
+  for (uint64_t First = 0; !InPlace && First < H->Count;) {
     uint64_t Batch = H->Count - First < MaxPagesPerRun ? H->Count - First : MaxPagesPerRun;
     for (uint64_t I = 0; I < Batch; I++)
       Program[I] = {reinterpret_cast<void *>(H->Address[First + I]), PageBytes};

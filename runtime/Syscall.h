@@ -46,7 +46,9 @@ enum : long {
   Mkdirat = number(258, 34), Unlinkat = number(263, 35), Accept4 = number(288, 242),
   Dup3 = number(292, 24), Prlimit64 = number(302, 261), Statx = number(332, 291),
   Nanosleep = number(35, 101), RtSigprocmask = number(14, 135), Semctl = number(66, 191),
-  RtSigpending = number(127, 136), RtSigtimedwait = number(128, 137), Tgkill = number(234, 131)
+  RtSigpending = number(127, 136), RtSigtimedwait = number(128, 137), Tgkill = number(234, 131),
+  Shmat = number(30, 196), Shmdt = number(67, 197), PkeyMprotect = number(329, 288),
+  Getdents64 = number(217, 61)
 };
 
 #if defined(__x86_64__)

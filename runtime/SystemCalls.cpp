@@ -552,6 +552,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
 
   long Result;
   int16_t Number = numberOn(Row, Here);
+  noteMappingCall(Number, Args[3]);
   if (Number < 0) {
     Result = -ENOSYS_;
   } else if (Number == sys::Fcntl) {
@@ -628,6 +629,7 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     long Args[SyscallArguments] = {A, B, C, D, E, F};
     return remoteSyscall(Number, Args);
   }
+  noteMappingCall(Number, D);
   switch (Number) {
   case sys::Mmap:
     return homeMmap(A, B, C, D, E, F);

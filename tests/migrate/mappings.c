@@ -1,0 +1,63 @@
+// MIGRATE-MIN: 4
+/* Mappings a node makes: anonymous memory mapped away from home reads as
+ * zero there, keeps what the node wrote when the thread comes home, and a
+ * page of it the node never touched shows what home writes into it on the
+ * thread's next trip; a range unmapped away from home is gone at home. */
+#include <errno.h>
+#include <popcorn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum { Page = 4096, Pages = 64 };
+
+static long sum(const unsigned char *p, size_t n)
+{
+	long s = 0;
+	for (size_t i = 0; i < n; i += 512)
+		s += p[i];
+	return s;
+}
+
+int main(void)
+{
+	for (int node = 2; node >= 1; node--) {
+		popcorn_migrate(node);
+		/* Mapped first, below m (the arena is handed out upwards): the
+		 * node reads ahead upwards from what it touches, and touches
+		 * nothing of u on this trip. */
+		unsigned char *u = mmap(0, 4 * Page, PROT_READ | PROT_WRITE,
+		                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		unsigned char *m = mmap(0, Pages * Page, PROT_READ | PROT_WRITE,
+		                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED || u == MAP_FAILED)
+			return 1;
+		long zero = sum(m, 16 * Page);
+		for (int p = 0; p < Pages; p += 3)
+			memset(m + p * Page, p + 1, Page);
+		/* The middle goes, from a node: home must not have it either. */
+		munmap(m + 16 * Page, 16 * Page);
+
+		popcorn_migrate(0);
+		long written = 0;
+		for (int p = 0; p < 16; p++)
+			written += m[p * Page + 100];
+		for (int p = 32; p < Pages; p++)
+			written += m[p * Page + 100];
+		errno = 0;
+		int gone = msync(m + 20 * Page, Page, MS_ASYNC) == -1 && errno == ENOMEM;
+		/* Pages the node has not touched. */
+		u[0] = 42;
+		u[3 * Page + 7] = 43;
+
+		popcorn_migrate(node);
+		int seen = u[0] + u[3 * Page + 7] + u[Page];
+		popcorn_migrate(0);
+		printf("node %d: zero %ld, written %ld, gone %d, seen %d\n", node, zero, written,
+		       gone, seen);
+		munmap(u, 4 * Page);
+		munmap(m, 16 * Page);
+		munmap(m + 32 * Page, 32 * Page);
+	}
+	return 0;
+}
