@@ -38,6 +38,15 @@ struct FetchStream {
 // goes through another, copies read one and write another.
 inline constexpr unsigned FetchStreams = 4;
 
+// Remote: a private anonymous mapping home made for this node during
+// this trip; Kept once the program unmapped it whole (NodeMappings.h).
+struct NodeMapping {
+  uint64_t Address, Bytes;
+  long Prot, Flags;
+  bool Kept;
+};
+inline constexpr unsigned MaxNodeMappings = 256;
+
 struct NodeEntry {
   uint16_t Machine; // ELF e_machine
   Launcher How;
@@ -123,6 +132,8 @@ struct NodeState {
   // makes them itself at the first touch instead of asking (RemoteNode.cpp).
   uint8_t *FreshBits[MaxSharedRanges];
   bool AnyFresh;
+  NodeMapping Mappings[MaxNodeMappings];
+  uint32_t MappingCount;
   uint64_t *PresentList, *DirtyList;
   uint64_t PresentCount, DirtyCount, ListCapacity;
   FetchStream Streams[FetchStreams];

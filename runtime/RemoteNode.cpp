@@ -1,6 +1,7 @@
 //===- RemoteNode.cpp - A process that runs a thread away from home -------===//
 #include "RemoteNode.h"
 #include "AddressSpace.h"
+#include "NodeMappings.h"
 #include "NodeState.h"
 #include "Report.h"
 #include "Steering.h"
@@ -176,8 +177,48 @@ bool faultIsWrite(const void *Context) {
 }
 
 // Page A, here and writable, goes home with the thread.
+// Keeps in the dirty list one entry per page still written, where it was
+// first written.  A page dropped (unmapped, or its range mapped again) and
+// written again has two entries, and one that was only dropped, a stale
+// one: malloc maps and unmaps the same ranges all the time.
+void compactDirtyList() {
+  NodeState &N = node();
+  uint64_t Kept = 0;
+  for (uint64_t I = 0; I < N.DirtyCount; I++) {
+    uint64_t A = N.DirtyList[I];
+    int R = rangeOf(A);
+    if (R < 0)
+      continue;
+    PageBit D = bitOf(N.DirtyBits, R, A);
+    if (*D.Byte & D.Mask) {
+      *D.Byte &= uint8_t(~D.Mask); // a later entry of A is then skipped
+      N.DirtyList[Kept++] = A;
+    }
+  }
+  for (uint64_t I = 0; I < Kept; I++) {
+    PageBit D = bitOf(N.DirtyBits, rangeOf(N.DirtyList[I]), N.DirtyList[I]);
+    *D.Byte |= D.Mask;
+  }
+  N.DirtyCount = Kept;
+}
+
+void compactPresentList();
+
+// Whether the present list has room for Count more pages, once stale
+// entries are gone if need be.
+bool roomForPages(uint64_t Count) {
+  NodeState &N = node();
+  if (N.PresentCount + Count > N.ListCapacity)
+    compactPresentList();
+  return N.PresentCount + Count <= N.ListCapacity;
+}
+
 void noteWritten(int R, uint64_t A) {
   NodeState &N = node();
+  if (N.DirtyCount == N.ListCapacity)
+    compactDirtyList();
+  if (N.DirtyCount == N.ListCapacity)
+    fail("more pages written than a thread may take back home");
   PageBit Dirty = bitOf(N.DirtyBits, R, A);
   *Dirty.Byte |= Dirty.Mask;
   N.DirtyList[N.DirtyCount++] = A;
@@ -244,7 +285,7 @@ void takeFreshPages(int R, uint64_t A, uint32_t Count, FetchStream &Stream) {
 void takeWrittenPage(int R, uint64_t A) {
   NodeState &N = node();
   if (!isPresent(R, A)) {
-    if (N.PresentCount + 1 > N.ListCapacity)
+    if (!roomForPages(1))
       fail("more pages than a thread may take away from home");
     PageBit Present = bitOf(N.PresentBits, R, A);
     *Present.Byte |= Present.Mask;
@@ -329,10 +370,14 @@ void onFault(int, siginfo_t *Info, void *Context) {
       FetchStream &Stream = streamAt(A);
       bool Continues = Stream.Window;
       uint32_t Count = pagesToAsk(R, A, Stream);
-      if (N.PresentCount + Count > N.ListCapacity)
+      if (!roomForPages(Count))
         fail("more pages than a thread may take away from home");
       if (isFresh(R, A)) {
         takeFreshPages(R, A, Count, Stream);
+        return;
+      }
+      if (inKeptRange(A)) {
+        deliverProgramFault(Info, Context, Sent); // unmapped, though not at home yet
         return;
       }
       // A write would fault again at once: its page stays writable.  A
@@ -490,7 +535,6 @@ void setThreadPointer(uint64_t Tp) {
 }
 
 void forgetChanged(uint32_t Bytes);
-void compactPresentList();
 
 // On the runtime's stack: wait for the thread and continue it.
 [[noreturn]] void waitForThread(void *) {
@@ -698,9 +742,8 @@ void dropPages(uint64_t Address, uint64_t Bytes) {
   sys::reserve(pageDown(Address), pageUp(Address + Bytes) - pageDown(Address));
 }
 
-void takeFreshMapping(uint64_t Address, uint64_t Bytes) {
+void markFresh(uint64_t Address, uint64_t Bytes) {
   NodeState &N = node();
-  dropPages(Address, Bytes);
   for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes)
     if (int R = rangeOf(A); R >= 0) {
       PageBit F = bitOf(N.FreshBits, R, A);
@@ -735,6 +778,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
   carryObjectStack(Registers, N.HomeMachine); // before the written pages go
 
+  endNodeMappings();
   ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
   uint64_t StackBytes = N.Home.High - Out.Sp;
   if (!N.HomeLink.send2(MessageType::ReturnHome, &M, sizeof M,
@@ -743,12 +787,9 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   // The pages it wrote, in runs of consecutive ones: in the order they
   // were first written, so a thread that wrote through memory in order
   // sends few long runs.
+  compactDirtyList();
   uint64_t PagesSent = 0;
   for (uint64_t I = 0; I < N.DirtyCount;) {
-    if (!stillWritten(N.DirtyList[I])) {
-      I++; // unmapped since, or a second entry of a page written again
-      continue;
-    }
     PageRunMessage Run = {N.DirtyList[I], writtenRun(I), 0};
     if (!N.HomeLink.send2(MessageType::PageData, &Run, sizeof Run,
                           reinterpret_cast<void *>(Run.Address), Run.Pages * PageBytes))

@@ -20,9 +20,9 @@ struct HeldPages {
 
 constexpr uint64_t ArenaPages = ArenaBytes / PageBytes;
 constexpr uint64_t MaxHeld = ArenaPages;
-// Checking a page costs about a microsecond at every departure, whether or
-// not the node touches it again: past this many (64 MiB), a node forgets
-// them all instead and starts again from the pages of its next trip.
+// Checking a page costs 0.4-1.3 us at every departure, whether or not the
+// node touches it again: past this many (64 MiB), a node forgets them all
+// instead and starts again from the pages of its next trip.
 constexpr uint64_t MaxChecked = 16384;
 
 HeldPages *heldBy(int Node) {

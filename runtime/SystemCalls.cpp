@@ -2,6 +2,7 @@
 #include "SystemCalls.h"
 #include "AddressSpace.h"
 #include "ControlSocket.h"
+#include "NodeMappings.h"
 #include "NodeState.h"
 #include "RemoteNode.h"
 #include "Report.h"
@@ -346,22 +347,6 @@ bool isPrivateAnonymous(long Prot, long Flags) {
   return (Prot & ProtWrite) && (Flags & MapType) == MapPrivate && (Flags & MapAnonymous);
 }
 
-// munmap of a range of the arena cannot fail at home (AddressSpace.cpp),
-// so the node tells home and goes on without its answer: a round trip
-// saved per call (malloc maps and unmaps groups of pages all the time).
-// The link keeps the order: home has unmapped it before it serves the
-// node's next request.
-bool unmapArenaRange(const long *A) {
-  uint64_t Address = uint64_t(A[0]), Bytes = pageUp(uint64_t(A[1]));
-  if (Address % PageBytes || !Bytes || !inArena(Address, Bytes))
-    return false;
-  dropPages(Address, Bytes);
-  UnmapMessage M{Address, Bytes};
-  if (!node().HomeLink.send(MessageType::Unmap, &M, sizeof M))
-    lostHome();
-  return true;
-}
-
 long remoteSyscall(long Number, const long *A) {
   NodeState &N = node();
   int RowIndex = rowOf(Number, Here);
@@ -397,17 +382,30 @@ long remoteSyscall(long Number, const long *A) {
       return 0;
     if (Number == sys::Brk)
       return -ENOMEM_;
+    uint64_t Address = uint64_t(A[0]), Bytes = pageUp(uint64_t(A[1]));
+    bool Fresh = Number == sys::Mmap && isPrivateAnonymous(A[2], A[3]);
+    if (Fresh && !Address && Bytes)
+      if (uint64_t Kept = reuseKeptRange(Bytes, A[2], A[3]))
+        return long(Kept);
+    if (Number == sys::Munmap && keepUnmappedRange(Address, Bytes))
+      return 0;
+    // Any other call sees home's mappings as the program does.
+    settleNodeMappings(Address, Number == sys::Mmap && !(A[3] & sys::MapFixed) ? 0 : Bytes);
     if (Number == sys::Mincore)
       return remoteMincore(A);
-    if (Number == sys::Munmap && unmapArenaRange(A))
+    // munmap of an arena range cannot fail at home (AddressSpace.cpp):
+    // a round trip saved, as for the ranges kept above.
+    if (Number == sys::Munmap && unmapAtHome(Address, Bytes))
       return 0;
     long R = forward(RowIndex, A);
     if (sys::failed(R))
       return R;
     // Home placed or removed it: what this node held there is stale.
-    if (Number == sys::Mmap && isPrivateAnonymous(A[2], A[3]))
-      takeFreshMapping(uint64_t(R), pageUp(uint64_t(A[1])));
-    else if (Number == sys::Mmap || Number == sys::Munmap)
+    if (Fresh) {
+      dropPages(uint64_t(R), Bytes);
+      markFresh(uint64_t(R), Bytes);
+      noteNodeMapping(uint64_t(R), Bytes, A[2], A[3]);
+    } else if (Number == sys::Mmap || Number == sys::Munmap)
       dropPages(uint64_t(Number == sys::Mmap ? R : A[0]), pageUp(uint64_t(A[1])));
     else if (Number == sys::Mprotect)
       forgetFreshness(uint64_t(A[0]), pageUp(uint64_t(A[1])));

@@ -1,10 +1,15 @@
-// MIGRATE-MIN: 4
+// MIGRATE-MIN: 6
 /* Mappings a node makes: anonymous memory mapped away from home reads as
  * zero there, keeps what the node wrote when the thread comes home, and a
  * page of it the node never touched shows what home writes into it on the
- * thread's next trip; a range unmapped away from home is gone at home. */
+ * thread's next trip; a range unmapped away from home is gone at home.  A
+ * range unmapped and mapped again away from home (the node keeps it, home
+ * never hears of it) reads as zero, and touching it between the two
+ * faults as it would at home. */
 #include <errno.h>
 #include <popcorn.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -18,6 +23,43 @@ static long sum(const unsigned char *p, size_t n)
 		s += p[i];
 	return s;
 }
+
+static sigjmp_buf fault_jump;
+
+static void on_fault(int sig)
+{
+	(void)sig;
+	siglongjmp(fault_jump, 1);
+}
+
+/* Maps 8 pages, dirties them, unmaps them, touches the range (1 if
+ * that faulted), maps the same size again and sums it (0: no old byte). */
+static int remap(long *sum_again)
+{
+	unsigned char *r = mmap(0, 8 * Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	                        -1, 0);
+	if (r == MAP_FAILED)
+		return -1;
+	memset(r, 0x5a, 8 * Page);
+	munmap(r, 8 * Page);
+	volatile int faulted = 0;
+	signal(SIGSEGV, on_fault);
+	if (!sigsetjmp(fault_jump, 1))
+		(void)*(volatile unsigned char *)(r + 3 * Page);
+	else
+		faulted = 1;
+	signal(SIGSEGV, SIG_DFL);
+	unsigned char *again = mmap(0, 8 * Page, PROT_READ | PROT_WRITE,
+	                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	*sum_again = sum(again, 8 * Page);
+	again[5] = 7;
+	popcorn_migrate(0);
+	*sum_again += again[5] + again[Page + 5];
+	munmap(again, 8 * Page);
+	return faulted;
+}
+
+
 
 int main(void)
 {
@@ -58,6 +100,11 @@ int main(void)
 		munmap(u, 4 * Page);
 		munmap(m, 16 * Page);
 		munmap(m + 32 * Page, 32 * Page);
+
+		popcorn_migrate(node);
+		long again;
+		int faulted = remap(&again);
+		printf("node %d: unmapped range faulted %d, mapped again %ld\n", node, faulted, again);
 	}
 	return 0;
 }
