@@ -137,10 +137,6 @@ static pid_t startLink(const IsaInfo &Info, const std::vector<std::string> &Inpu
   Cmd.insert(Cmd.end(), Inputs.begin(), Inputs.end());
   Cmd.insert(Cmd.end(), {"--start-group", Lib + "libpopcorn.a", Lib + "libc.a",
                          Lib + "libpopcorn-builtins.a", "--end-group", Lib + "crtn.o"});
-  // The calls that make or replace a process run at home (runtime/HomeCalls.h).
-  for (const char *Function : {"fork", "vfork", "posix_spawn", "posix_spawnp", "system", "popen",
-                               "execve", "execv", "execvp"})
-    Cmd.push_back(std::string("--wrap=") + Function);
   Cmd.insert(Cmd.end(), Opts.LldArgs.begin(), Opts.LldArgs.end());
   Cmd.insert(Cmd.end(), Extra.begin(), Extra.end());
 

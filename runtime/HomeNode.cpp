@@ -4,7 +4,6 @@
 #include "Authentication.h"
 #include "ControlSocket.h"
 #include "ExecutableFile.h"
-#include "HomeCalls.h"
 #include "KeyFile.h"
 #include "NodeState.h"
 #include "Report.h"
@@ -535,9 +534,7 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes) {
         __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       Arrival.finish();
       returnSignals(M.SignalMask, M.PendingSignals);
-      if (M.HomeCall)
-        M.Registers.Gpr[0] = runHomeCall(M.HomeCall, M.HomeCallArgs);
-      else if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
+      if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
         Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
                << " refused it";
       popcorn_resume(&M.Registers);

@@ -181,10 +181,6 @@ struct ReturnHomeMessage {
   uint32_t Pad;
   uint64_t SignalMask;     // the thread's
   uint64_t PendingSignals; // raised on the node while blocked there
-  // A function home calls before the thread resumes, its result the
-  // thread's result register (HomeCalls.h); 0: none.
-  uint64_t HomeCall;
-  int64_t HomeCallArgs[6];
 };
 
 struct ExitMessage {

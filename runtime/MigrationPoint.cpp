@@ -270,7 +270,6 @@ extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
   if (N.Requested) {
     N.Requested = false;
     Registers->Gpr[0] = uint64_t(int64_t(moveTo(*Registers, N.RequestedNode)));
-    N.HomeCall = 0; // a call that needed home fails where the thread stays
     return;
   }
   // A point the program did not ask for must leave its errno as it was

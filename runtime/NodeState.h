@@ -87,12 +87,9 @@ struct NodeState {
   uint32_t FreeCount;
   ArenaFreeRange Free[1024];
 
-  // A migration asked for by popcorn_migrate, taken at its own point;
-  // away from home, a call to make at home once there (HomeCalls.h).
+  // A migration asked for by popcorn_migrate, taken at its own point.
   bool Requested;
   int RequestedNode;
-  uint64_t HomeCall;
-  int64_t HomeCallArgs[6];
   // Home: the thread is on another node; SIGRTMIN arrived (Triggers.h).
   bool ThreadAway;
   volatile bool SignalledMigration;

@@ -779,10 +779,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   carryObjectStack(Registers, N.HomeMachine); // before the written pages go
 
   endNodeMappings();
-  ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals(), N.HomeCall, {}};
-  for (int I = 0; I < 6; I++)
-    M.HomeCallArgs[I] = N.HomeCallArgs[I];
-  N.HomeCall = 0;
+  ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
   uint64_t StackBytes = N.Home.High - Out.Sp;
   if (!N.HomeLink.send2(MessageType::ReturnHome, &M, sizeof M,
                         N.HomeStackImage + (Out.Sp - N.Home.Low), uint32_t(StackBytes)))

@@ -2,7 +2,6 @@
 // Offsets into struct RegisterSet (stack-transform/RegisterSet.h): x0-x30
 // at 8*n, Pc 256, Sp 264, ThreadPointer 272, Machine 280, v0-v31 at
 // 288 + 16*n.
-#include "HomeCalls.h"
 
 // \op (stp or ldp) of x0-x29 at 8*n from \base.
 .macro gpr_pairs op, base
@@ -136,35 +135,6 @@ popcorn_migrate:
 	ldp x29, x30, [sp], #16
 	b __popcorn_migration_point
 	.size popcorn_migrate, .-popcorn_migrate
-
-// __wrap_NAME: see x86_64.S.  x6 carries the 7th argument.
-.macro home_call name, call
-	.section .text.__wrap_\name,"ax",%progbits
-	.p2align 4
-	.globl __wrap_\name
-	.type __wrap_\name,%function
-__wrap_\name:
-	movz x16, #(POPCORN_REMOTE_FLAG >> 32), lsl #32
-	ldrb w16, [x16]
-	cbnz w16, 1f
-	b __real_\name
-1:	stp x29, x30, [sp, #-16]!
-	adrp x6, __real_\call
-	add x6, x6, :lo12:__real_\call
-	bl popcorn_request_home_call
-	ldp x29, x30, [sp], #16
-	b __popcorn_migration_point
-	.size __wrap_\name, .-__wrap_\name
-.endm
-	home_call fork, fork
-	home_call vfork, fork
-	home_call posix_spawn, posix_spawn
-	home_call posix_spawnp, posix_spawnp
-	home_call system, system
-	home_call popen, popen
-	home_call execve, execve
-	home_call execv, execv
-	home_call execvp, execvp
 
 // The restorer of the runtime's own signal handlers: rt_sigreturn.
 	.section .text.popcorn_signal_return,"ax",%progbits

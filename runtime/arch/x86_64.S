@@ -5,7 +5,6 @@
 // at 8*n by DWARF number (0 rax, 1 rdx, 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp,
 // 8-15 r8-r15), Pc 256, Sp 264, ThreadPointer 272, Machine 280, xmm0-15 at
 // 288 + 16*n.
-#include "HomeCalls.h"
 
 // Every register into the RegisterSet at %rsp, as the caller of the
 // function that was called (or tail-jumped into) sees them at its return
@@ -170,36 +169,6 @@ popcorn_migrate:
 	add $8, %rsp
 	jmp __popcorn_migration_point
 	.size popcorn_migrate, .-popcorn_migrate
-
-// __wrap_NAME, which popcorn-ld links the program's calls of NAME to
-// (HomeCalls.h): at home, NAME itself; away from home, a request to go
-// home and call CALL (NAME's address, or fork's for vfork) there, then the
-// caller's migration point, like popcorn_migrate's.
-.macro home_call name, call
-	.section .text.__wrap_\name,"ax",%progbits
-	.p2align 4
-	.globl __wrap_\name
-	.type __wrap_\name,@function
-__wrap_\name:
-	movabs $POPCORN_REMOTE_FLAG, %r11
-	cmpb $0, (%r11)
-	je __real_\name
-	lea __real_\call(%rip), %rax
-	push %rax                       // the 7th argument; %rsp 16-aligned
-	call popcorn_request_home_call
-	add $8, %rsp
-	jmp __popcorn_migration_point
-	.size __wrap_\name, .-__wrap_\name
-.endm
-	home_call fork, fork
-	home_call vfork, fork
-	home_call posix_spawn, posix_spawn
-	home_call posix_spawnp, posix_spawnp
-	home_call system, system
-	home_call popen, popen
-	home_call execve, execve
-	home_call execv, execv
-	home_call execvp, execvp
 
 // The restorer of the runtime's own signal handlers: rt_sigreturn.
 	.section .text.popcorn_signal_return,"ax",%progbits

@@ -38,6 +38,7 @@ int main(int argc, char **argv)
 		pid_t child = fork();
 		if (child == 0)
 			_exit(7);
+		popcorn_migrate(node);
 		printf("node %d: fork: child status %d\n", node, status_of(child));
 
 		popcorn_migrate(node);
@@ -45,12 +46,14 @@ int main(int argc, char **argv)
 		child = vfork();
 		if (child == 0)
 			_exit(9);
+		popcorn_migrate(node);
 		printf("node %d: vfork: child status %d\n", node, status_of(child));
 
 		popcorn_migrate(node);
 		fflush(stdout);
 		char *echo[] = {"echo", "spawned", NULL};
 		int error = posix_spawnp(&child, "echo", NULL, NULL, echo, environ);
+		popcorn_migrate(node);
 		printf("node %d: posix_spawnp: %d, status %d\n", node, error, status_of(child));
 
 		popcorn_migrate(node);
@@ -59,6 +62,7 @@ int main(int argc, char **argv)
 
 		popcorn_migrate(node);
 		FILE *p = popen("echo piped", "r");
+		popcorn_migrate(node);
 		char line[64] = "";
 		if (p && fgets(line, sizeof line, p))
 			line[strcspn(line, "\n")] = 0;
