@@ -508,10 +508,14 @@ void receiveHello(char **Envp) {
                                           Kind == Segment::Shared ? sys::MapFixed
                                                                   : sys::MapFixedNoReplace);
     if (!Reserved) {
-      Line L;
-      L << "popcorn: node " << uint64_t(N.Self) << ": home's memory at ";
-      L.hex(R.Low) << " is taken here; the thread cannot see it";
-      continue;
+      // The thread would read this process's own memory there instead
+      // (its stack, when address randomization is off: under gdb, or
+      // setarch -R): better no thread at all.
+      char Why[128];
+      TextBuffer Text(Why, sizeof Why);
+      Text << "home's memory at ";
+      Text.hex(R.Low) << " is taken here (address space randomization off?)";
+      fail(Why);
     }
     uint64_t Pages = (R.High - R.Low) / PageBytes;
     N.Shared[N.SharedCount] = R;
@@ -578,24 +582,27 @@ void forgetChanged(uint32_t Bytes);
       fail("no memory for the home stack's image");
   }
   // At home's addresses the stack may grow as far as at home, and an
-  // overflow faults where it would there.  Its top page holds the
-  // arguments too (a shared range): home sent it along, and it goes back
-  // written, with the thread.
+  // overflow faults where it would there.  Unless the stack ends on a
+  // page boundary (as it does one time in 256 with the kernel's random
+  // placement), its top page holds the arguments too (a shared range):
+  // home sent it along, and it goes back written, with the thread.
   StackRegion Mapped = AtHome ? N.HomeStack : Away;
   uint64_t Top = pageDown(Mapped.High);
+  bool SharedTop = AtHome && Mapped.High % PageBytes;
   uint8_t *Bytes = AtHome ? N.HomeStackImage + (M.Registers.Sp - Away.Low)
                           : reinterpret_cast<uint8_t *>(M.Registers.Sp);
   long Map = sys::call6(sys::Mmap, long(Mapped.Low), long(Top - Mapped.Low), sys::ProtReadWrite,
                         sys::MapPrivateAnonymous | sys::MapFixed, -1, 0);
   if (sys::failed(Map) || !N.HomeLink.receivePayload(Bytes, StackBytes))
     lostHome();
-  if (AtHome) {
+  if (SharedTop) {
     int R = rangeOf(Top);
     if (R < 0)
       fail("home's stack top is not shared here");
     takeWrittenPage(R, Top);
-    __builtin_memcpy(reinterpret_cast<void *>(M.Registers.Sp), Bytes, StackBytes);
   }
+  if (AtHome)
+    __builtin_memcpy(reinterpret_cast<void *>(M.Registers.Sp), Bytes, StackBytes);
   N.Home = M.Home;
   N.Away = Away;
   setThreadPointer(M.Registers.ThreadPointer);

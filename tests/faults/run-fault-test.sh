@@ -6,10 +6,14 @@
 #   tcp-roundtrip       tests/migrate/roundtrips.c with its nodes behind
 #                       popcorn-node (aarch64 under qemu, x86-64 native):
 #                       the same output as a run that stays home
+#   stack-top           the arguments and environment above the main
+#                       thread's stack, at every offset of its end in a page
 #   wrong-key           a node with another key: the move is refused, the
 #                       program completes at home, the node logs the refusal
-#   unreachable         a tcp node where nothing listens, and qemu missing:
-#                       refused moves, the program completes at home
+#   unreachable         a tcp node where nothing listens, qemu missing, and
+#                       a node that cannot have home's stack addresses
+#                       (no address randomization): refused moves, the
+#                       program completes at home
 #   node-killed         kill -9 of the node while the thread computes there
 #   node-killed-paging  kill -9 of the node while it fetches pages
 #   home-killed         kill -9 of home while the thread is away: the node
@@ -100,6 +104,24 @@ tcp-roundtrip)
 	grep -q "node 2 (x86_64)" node.err || fail "popcorn-node served no x86_64 node"
 	echo "ok: $moves moves over tcp, output identical"
 	;;
+stack-top)
+	# Home without address randomization (its stack where the kernel puts
+	# it by default), its node behind popcorn-node (with it): the
+	# environment grows 16 bytes at a time, so that one of the 256 runs has
+	# the main thread's stack end on a page boundary, and the page above it
+	# holds nothing but arguments.
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_node "$POPCORN_KEY_FILE"
+	compile "$tests/faults/arguments.c" arguments
+	pad=
+	for i in $(seq 256); do
+		POPCORN_NODES=0:x86_64:native,1:x86_64:tcp:127.0.0.1:$port PAD=$pad timeout 60 \
+			setarch -R ./arguments >args.out 2>args.err ||
+			fail "with $((${#pad})) bytes of padding: $(cat args.out args.err)"
+		pad=${pad}0123456789abcdef
+	done
+	echo "ok: arguments and environment unchanged after 256 moves, one at every stack offset"
+	;;
 wrong-key)
 	"$build/bin/popcorn-node" --new-key node.key >/dev/null
 	"$build/bin/popcorn-node" --new-key other.key >/dev/null
@@ -147,6 +169,16 @@ unreachable)
 	timeout 60 env PATH="$work/nopath" POPCORN_LOG=quiet ./worker 1 64 3 >quiet.out 2>quiet.err
 	grep -q "popcorn:" quiet.err && fail "POPCORN_LOG=quiet still warns"
 	grep -q "worker: stays home" quiet.err || fail "popcorn_migrate did not fail"
+	# Address space randomization off (gdb, setarch -R): a node's own stack
+	# is where home's is, and the thread would read the node's arguments
+	# and environment for its own.  Each node refuses it.
+	for node in 1 2; do
+		timeout 60 setarch -R ./worker $node 64 3 >norandom.out 2>norandom.err ||
+			fail "the program did not complete at home without randomization"
+		cmp -s home.out norandom.out || fail "the refused run prints other output than the run at home"
+		grep -q "cannot start node $node .*home's memory at 0x[0-9a-f]* is taken here" norandom.err ||
+			fail "no warning that node $node cannot have home's stack"
+	done
 	echo "ok: unreachable nodes refused, completed at home"
 	;;
 node-killed | node-killed-paging)
