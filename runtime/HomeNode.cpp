@@ -177,6 +177,37 @@ void stopNode(NodeEntry &E) {
   E.Pid = 0;
 }
 
+// Appends to Out ",FD" for each of the program's descriptors a process
+// started now would inherit (3 and up, without close-on-exec), but those
+// of Keep.  A node that kept one would, for one, hold a pipe's write end
+// after the program closed its own, and the reader would wait for ever
+// for the end of the data (m4's esyscmd, when the thread first left home
+// while its child ran).  With raw calls: opendir would allocate in the
+// program's heap.
+void listInherited(TextBuffer &Out, uint32_t Room, const int *Keep, int KeepCount) {
+  long Dir = sys::call6(sys::Openat, AT_FDCWD, long("/proc/self/fd"), O_RDONLY | O_CLOEXEC);
+  if (sys::failed(Dir))
+    return;
+  alignas(8) char Entries[2048];
+  for (long Bytes; (Bytes = sys::call6(sys::Getdents64, Dir, long(Entries), sizeof Entries)) > 0;)
+    for (long At = 0; At < Bytes;) {
+      uint16_t Length;
+      memcpy(&Length, Entries + At + 16, 2);
+      const char *Name = Entries + At + 19;
+      At += Length;
+      int Fd = atoi(Name);
+      bool Kept = Fd < 3 || Fd == Dir || fcntl(Fd, F_GETFD) != 0;
+      for (int I = 0; I < KeepCount; I++)
+        Kept |= Fd == Keep[I];
+      char Item[16];
+      TextBuffer Text(Item, sizeof Item);
+      Text << "," << Fd;
+      if (!Kept && Out.length() + Text.length() < Room) // whole numbers only
+        Out << Item;
+    }
+  sys::call6(sys::Close, Dir);
+}
+
 // A process of this executable (native) or of its image for E's ISA (under
 // qemu) as node Id: linked to home by a socket pair, the key in a pipe
 // read once at its start.
@@ -194,13 +225,23 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   int Image = E.Machine == Here ? -1 : ExecutableFile().copyImage(E.Machine);
   // The node's ends, without close-on-exec.
   int ChildLink = dup(Link[1]), ChildKey = dup(KeyPipe[0]);
-  char Path[64], Qemu[32], Env[64];
+  char Path[64], Qemu[32], Env[1024];
   if (E.Machine == Here)
     TextBuffer(Path, sizeof Path) << "/proc/self/exe";
   else
     TextBuffer(Path, sizeof Path) << "/proc/self/fd/" << Image;
   TextBuffer(Qemu, sizeof Qemu) << "qemu-" << isaName(E.Machine);
-  TextBuffer(Env, sizeof Env) << "POPCORN_NODE=" << Id << ":" << ChildLink << ":" << ChildKey;
+  // The node closes the program's descriptors it inherits, listed after
+  // its own (":FD,FD..."); past the buffer's room (a hundred or so), the
+  // rest stay open.
+  char Inherited[sizeof Env - 64];
+  TextBuffer List(Inherited, sizeof Inherited);
+  int Keep[] = {ChildLink, ChildKey, Image};
+  listInherited(List, sizeof Inherited, Keep, 3);
+  TextBuffer NodeSetting(Env, sizeof Env);
+  NodeSetting << "POPCORN_NODE=" << Id << ":" << ChildLink << ":" << ChildKey;
+  if (List.length())
+    NodeSetting << ":" << Inherited + 1; // without its first comma
   char *QemuArgv[] = {Qemu, Path, nullptr};
   char *NativeArgv[] = {Path, nullptr};
   // The node's environment: its link, and qemu's own settings

@@ -2,9 +2,9 @@
 //
 // musl's __libc_start_main calls __popcorn_start before anything else
 // (libc-patches/common/0002-node-hooks.patch).  It maps this process's
-// runtime state, then either becomes a remote node (POPCORN_NODE=ID:FD or
-// ID:FD:KEYFD in the environment: started by popcorn-node or a home node) or sets up the home node: the
-// arena and the node table.
+// runtime state, then either becomes a remote node (POPCORN_NODE=ID:FD,
+// or ID:FD:KEYFD[:FD,FD...] in the environment: started by popcorn-node
+// or a home node) or sets up the home node: the arena and the node table.
 //
 //===----------------------------------------------------------------------===//
 #include "AddressSpace.h"
@@ -45,6 +45,15 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
     bool HasKey = Valid && *P == ':';
     if (HasKey)
       Valid = readUnsigned(++P, 1 << 20, KeyFd);
+    // Then the program's descriptors this process got from home, which
+    // are not its to keep (HomeNode.cpp: spawnNode).
+    if (Valid && HasKey && *P == ':') {
+      uint64_t Inherited;
+      do {
+        if ((Valid = readUnsigned(++P, 1 << 20, Inherited)))
+          sys::call6(sys::Close, long(Inherited));
+      } while (Valid && *P == ',');
+    }
     if (!Valid || *P) {
       Line() << "popcorn: POPCORN_NODE is set by the home node for the nodes it starts";
       sys::exitGroup(2);
