@@ -451,7 +451,7 @@ void openControlSocket(char **Envp) {
     }
     if (!privateDirectory(Dir, Euid, WhyText))
       break;
-    Fd = sys::call6(sys::Socket, AfUnix, SockStream | SockCloexec, 0);
+    Fd = sys::aboveStdio(sys::call6(sys::Socket, AfUnix, SockStream | SockCloexec, 0));
     if (Fd < 0) {
       WhyText << "cannot make a socket: " << errorName(Fd);
       break;

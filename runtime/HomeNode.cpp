@@ -222,9 +222,11 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   }
   bool KeyWritten = write(KeyPipe[1], Key.Bytes, sizeof Key.Bytes) == sizeof Key.Bytes;
   close(KeyPipe[1]);
-  int Image = E.Machine == Here ? -1 : ExecutableFile().copyImage(E.Machine);
-  // The node's ends, without close-on-exec.
-  int ChildLink = dup(Link[1]), ChildKey = dup(KeyPipe[0]);
+  // Not where the program's standard streams are (it may have started
+  // with them closed); the node's ends without close-on-exec.
+  int Image = E.Machine == Here ? -1 : int(sys::aboveStdio(ExecutableFile().copyImage(E.Machine), true));
+  Link[0] = int(sys::aboveStdio(Link[0]));
+  int ChildLink = fcntl(Link[1], F_DUPFD, 3), ChildKey = fcntl(KeyPipe[0], F_DUPFD, 3);
   char Path[64], Qemu[32], Env[1024];
   if (E.Machine == Here)
     TextBuffer(Path, sizeof Path) << "/proc/self/exe";
@@ -301,7 +303,7 @@ bool connectNode(NodeEntry &E) {
   } else {
     return failStart("'", E.Host, "' is not an IPv4 or IPv6 address (names are not resolved)");
   }
-  int Fd = socket(Address->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  int Fd = int(sys::aboveStdio(socket(Address->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)));
   if (Fd < 0)
     return failStart("no socket: ", strerror(errno));
   pollfd Poll = {Fd, POLLOUT, 0};

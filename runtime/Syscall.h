@@ -87,6 +87,19 @@ enum : long {
 
 inline bool failed(long R) { return R < 0 && R > -4096; }
 
+// Descriptor Fd (or an error, passed on) moved to 3 or above if it took
+// one of stdin, stdout and stderr: a program started with them closed
+// (`prog <&- >&-`) would write into a runtime link or socket as its
+// standard output.  Close on exec unless Inherited.
+inline long aboveStdio(long Fd, bool Inherited = false) {
+  constexpr long Dup = 0, DupCloexec = 1030; // F_DUPFD(_CLOEXEC), the same on both ISAs
+  if (Fd < 0 || Fd > 2)
+    return Fd;
+  long Moved = call6(Fcntl, Fd, Inherited ? Dup : DupCloexec, 3);
+  call6(Close, Fd);
+  return Moved;
+}
+
 // Read-write memory of this process alone (never in the arena), committed
 // on first touch; null if none.
 inline uint8_t *mapPrivate(uint64_t Bytes) {
