@@ -495,10 +495,18 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes) {
       Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes ||
       !Link.receivePayload(N.PageRun, Bytes - sizeof Run))
     return false;
-  sys::IoVec Program = {reinterpret_cast<void *>(Run.Address), Bytes - sizeof Run};
-  long Written = sys::copyOwnMemory(sys::ProcessVmWritev, {N.PageRun, Program.Size}, &Program, 1);
-  for (uint64_t I = 0; Written > 0 && I < uint64_t(Written) / PageBytes; I++)
-    notePageHeld(Id, Run.Address + I * PageBytes, N.PageRun + I * PageBytes); // the node keeps its copy
+  // A page the kernel will not write (not home's any more) ends a write:
+  // it is skipped, and the ones after it are written still.
+  for (uint64_t Done = 0; Done < Run.Pages;) {
+    uint64_t At = Done * PageBytes;
+    sys::IoVec Program = {reinterpret_cast<void *>(Run.Address + At), Run.Pages * PageBytes - At};
+    long Written =
+        sys::copyOwnMemory(sys::ProcessVmWritev, {N.PageRun + At, Program.Size}, &Program, 1);
+    uint64_t Good = Written > 0 ? uint64_t(Written) / PageBytes : 0;
+    for (uint64_t I = Done; I < Done + Good; I++) // the node keeps its copy
+      notePageHeld(Id, Run.Address + I * PageBytes, N.PageRun + I * PageBytes);
+    Done += Good + 1;
+  }
   N.PagesReturned += Run.Pages;
   return true;
 }

@@ -16,19 +16,15 @@ bool overlaps(const NodeMapping &M, uint64_t Address, uint64_t Bytes) {
   return M.Address < Address + Bytes && Address < M.Address + M.Bytes;
 }
 
-void tellHomeUnmapped(uint64_t Address, uint64_t Bytes) {
-  UnmapMessage M{Address, Bytes};
-  if (!node().HomeLink.send(MessageType::Unmap, &M, sizeof M))
-    lostHome();
-}
-
 } // namespace
 
 bool unmapAtHome(uint64_t Address, uint64_t Bytes) {
   if (Address % PageBytes || !Bytes || !inArena(Address, Bytes))
     return false;
   dropPages(Address, Bytes);
-  tellHomeUnmapped(Address, Bytes);
+  UnmapMessage M{Address, Bytes};
+  if (!node().HomeLink.send(MessageType::Unmap, &M, sizeof M))
+    lostHome();
   return true;
 }
 
@@ -43,8 +39,10 @@ uint64_t reuseKeptRange(uint64_t Bytes, long Prot, long Flags) {
   for (uint32_t I = 0; I < N.MappingCount; I++) {
     NodeMapping &M = N.Mappings[I];
     if (M.Kept && M.Bytes == Bytes && M.Prot == Prot && M.Flags == Flags) {
-      // Zero here since keepUnmappedRange dropped its pages: fresh again.
+      // Dropped again: a request for the pages below it may have asked
+      // for some of its pages since (home still has them).
       M.Kept = false;
+      dropPages(M.Address, M.Bytes);
       markFresh(M.Address, M.Bytes);
       return M.Address;
     }
@@ -77,8 +75,8 @@ void settleNodeMappings(uint64_t Address, uint64_t Bytes) {
   NodeState &N = node();
   for (uint32_t I = 0; I < N.MappingCount;) {
     NodeMapping &M = N.Mappings[I];
-    if (M.Kept)
-      tellHomeUnmapped(M.Address, M.Bytes); // its pages were dropped then
+    if (M.Kept) // dropped again, as in reuseKeptRange
+      unmapAtHome(M.Address, M.Bytes);
     if (M.Kept || overlaps(M, Address, Bytes))
       remove(I); // the last entry moves to I: look at it next
     else
