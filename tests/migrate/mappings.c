@@ -5,7 +5,8 @@
  * thread's next trip; a range unmapped away from home is gone at home.  A
  * range unmapped and mapped again away from home (the node keeps it, home
  * never hears of it) reads as zero, and touching it between the two
- * faults as it would at home. */
+ * faults as it would at home; pages the node read ahead past such a range
+ * go home whole. */
 #include <errno.h>
 #include <popcorn.h>
 #include <setjmp.h>
@@ -61,8 +62,35 @@ static int remap(long *sum_again)
 
 
 
+/* A range unmapped away from home but kept there lies between pages the
+ * node reads ahead: the pages written after it must still reach home. */
+static int written_past_kept_range(void)
+{
+	unsigned char *r = mmap(0, 24 * Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	                        -1, 0);
+	if (r == MAP_FAILED)
+		return -1;
+	memset(r, 1, 24 * Page);
+	popcorn_migrate(2);
+	unsigned char *x = mmap(r + 16 * Page, 4 * Page, PROT_READ | PROT_WRITE,
+	                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	x[0] = 5;
+	munmap(x, 4 * Page);
+	/* Writes on and on, upwards (memset starts at the end): the node
+	 * reads ahead past x. */
+	for (int i = 0; i < 16 * Page; i += 64)
+		r[i] = 2;
+	r[20 * Page] = 9;
+	popcorn_migrate(0);
+	int seen = r[0] + r[15 * Page] + r[20 * Page] + r[23 * Page];
+	munmap(r, 16 * Page);
+	munmap(r + 20 * Page, 4 * Page);
+	return seen;
+}
+
 int main(void)
 {
+	printf("written past a kept range: %d\n", written_past_kept_range());
 	for (int node = 2; node >= 1; node--) {
 		popcorn_migrate(node);
 		/* Mapped first, below m (the arena is handed out upwards): the
