@@ -42,8 +42,14 @@ int main(int argc, char **argv)
 	close(fd);
 	fflush(stdout);
 	pid_t child = fork();
-	if (child == 0)
+	if (child == 0) {
+		/* CTL_LOOP_CHILD_LINGERS=N: the child outlives a parent killed
+		 * meanwhile, holding its copy of the parent's control socket. */
+		const char *linger = getenv("CTL_LOOP_CHILD_LINGERS");
+		if (linger)
+			sleep((unsigned)atoi(linger));
 		exit(0);
+	}
 	int status = -1;
 	if (child < 0 || waitpid(child, &status, 0) != child || status != 0)
 		printf("fork: child %d, status %d\n", (int)child, status);

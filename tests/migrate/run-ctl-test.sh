@@ -210,10 +210,13 @@ expect_refusal "migrate an unknown PID" timeout 30 "$ctl" migrate "$dead" 1
 expect_refusal "nodes of a process that is not a popcorn program" timeout 30 "$ctl" nodes $$
 grep -q "not a popcorn program" refusal.err || fail "nodes $$: '$(cat refusal.err)'"
 
-# A stale socket (its program killed) is removed by ps, not listed.
-./ctl-loop stop-killed >killed.out 2>killed.err &
+# A stale socket (its program killed) is removed by ps, not listed, even
+# while a child the program forked still holds the listening end.
+CTL_LOOP_CHILD_LINGERS=5 ./ctl-loop stop-killed >killed.out 2>killed.err &
 pid=$!
 wait_until 30 test -S "$sockets/$pid" || fail "no socket for the program to kill"
+wait_until 30 grep -q "first descriptor" killed.out || fail "the program to kill did not start"
+sleep 0.2 # it forks its child
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
 killed=$pid

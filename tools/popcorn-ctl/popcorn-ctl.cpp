@@ -127,6 +127,13 @@ int ps() {
     popcorn_control_reply R;
     std::string Why;
     std::string Path = socketOf(Pid);
+    // The socket of a process that is gone is stale, whoever still holds
+    // it: a child the program forked has a copy until it ends, and answers
+    // nothing (the program killed meanwhile, ps waited for the timeout).
+    if (!processExists(Pid)) {
+      unlink(Path.c_str());
+      continue;
+    }
     Exchange E = exchange(Path, makeRequest(POPCORN_CONTROL_STATUS), R, Why);
     if (E == Exchange::Stale) {
       // Nobody listens: the program ended without removing it (killed).
