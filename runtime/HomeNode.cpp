@@ -182,30 +182,19 @@ void stopNode(NodeEntry &E) {
 // of Keep.  A node that kept one would, for one, hold a pipe's write end
 // after the program closed its own, and the reader would wait for ever
 // for the end of the data (m4's esyscmd, when the thread first left home
-// while its child ran).  With raw calls: opendir would allocate in the
-// program's heap.
+// while its child ran).
 void listInherited(TextBuffer &Out, uint32_t Room, const int *Keep, int KeepCount) {
-  long Dir = sys::call6(sys::Openat, AT_FDCWD, long("/proc/self/fd"), O_RDONLY | O_CLOEXEC);
-  if (sys::failed(Dir))
-    return;
-  alignas(8) char Entries[2048];
-  for (long Bytes; (Bytes = sys::call6(sys::Getdents64, Dir, long(Entries), sizeof Entries)) > 0;)
-    for (long At = 0; At < Bytes;) {
-      uint16_t Length;
-      memcpy(&Length, Entries + At + 16, 2);
-      const char *Name = Entries + At + 19;
-      At += Length;
-      int Fd = atoi(Name);
-      bool Kept = Fd < 3 || Fd == Dir || fcntl(Fd, F_GETFD) != 0;
-      for (int I = 0; I < KeepCount; I++)
-        Kept |= Fd == Keep[I];
-      char Item[16];
-      TextBuffer Text(Item, sizeof Item);
-      Text << "," << Fd;
-      if (!Kept && Out.length() + Text.length() < Room) // whole numbers only
-        Out << Item;
-    }
-  sys::call6(sys::Close, Dir);
+  sys::forEachEntry("/proc/self/fd", [&](const char *Name) {
+    int Fd = atoi(Name);
+    bool Kept = Fd < 3 || fcntl(Fd, F_GETFD) != 0; // the directory's own is close-on-exec
+    for (int I = 0; I < KeepCount; I++)
+      Kept |= Fd == Keep[I];
+    char Item[16];
+    TextBuffer Text(Item, sizeof Item);
+    Text << "," << Fd;
+    if (!Kept && Out.length() + Text.length() < Room) // whole numbers only
+      Out << Item;
+  });
 }
 
 // A process of this executable (native) or of its image for E's ISA (under

@@ -42,8 +42,7 @@ uint64_t reuseKeptRange(uint64_t Bytes, long Prot, long Flags) {
       // Dropped again: a request for the pages below it may have asked
       // for some of its pages since (home still has them).
       M.Kept = false;
-      dropPages(M.Address, M.Bytes);
-      markFresh(M.Address, M.Bytes);
+      takeFreshRange(M.Address, M.Bytes);
       return M.Address;
     }
   }

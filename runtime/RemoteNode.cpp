@@ -176,7 +176,6 @@ bool faultIsWrite(const void *Context) {
 #endif
 }
 
-// Page A, here and writable, goes home with the thread.
 // Keeps in the dirty list one entry per page still written, where it was
 // first written.  A page dropped (unmapped, or its range mapped again) and
 // written again has two entries, and one that was only dropped, a stale
@@ -213,6 +212,7 @@ bool roomForPages(uint64_t Count) {
   return N.PresentCount + Count <= N.ListCapacity;
 }
 
+// Page A, here and writable, goes home with the thread.
 void noteWritten(int R, uint64_t A) {
   NodeState &N = node();
   if (N.DirtyCount == N.ListCapacity)
@@ -749,24 +749,24 @@ void dropPages(uint64_t Address, uint64_t Bytes) {
   sys::reserve(pageDown(Address), pageUp(Address + Bytes) - pageDown(Address));
 }
 
-void markFresh(uint64_t Address, uint64_t Bytes) {
+namespace {
+void setFreshness(uint64_t Address, uint64_t Bytes, bool Fresh) {
   NodeState &N = node();
   for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes)
     if (int R = rangeOf(A); R >= 0) {
       PageBit F = bitOf(N.FreshBits, R, A);
-      *F.Byte |= F.Mask;
-      N.AnyFresh = true;
+      *F.Byte = Fresh ? uint8_t(*F.Byte | F.Mask) : uint8_t(*F.Byte & ~F.Mask);
+      N.AnyFresh |= Fresh;
     }
+}
+} // namespace
+
+void takeFreshRange(uint64_t Address, uint64_t Bytes) {
+  dropPages(Address, Bytes);
+  setFreshness(Address, Bytes, true);
 }
 
-void forgetFreshness(uint64_t Address, uint64_t Bytes) {
-  NodeState &N = node();
-  for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes)
-    if (int R = rangeOf(A); R >= 0) {
-      PageBit F = bitOf(N.FreshBits, R, A);
-      *F.Byte &= uint8_t(~F.Mask);
-    }
-}
+void forgetFreshness(uint64_t Address, uint64_t Bytes) { setFreshness(Address, Bytes, false); }
 
 RewriteError returnHome(RegisterSet &Registers, int Next) {
   NodeState &N = node();

@@ -34,10 +34,10 @@ void touchPages(uint64_t Address, uint64_t Bytes, bool Write);
 /// the range.
 void dropPages(uint64_t Address, uint64_t Bytes);
 
-/// [Address, +Bytes), dropped, is private anonymous memory home mapped
-/// for this node's thread and has not touched: zero there, so its pages
-/// need not be asked for.
-void markFresh(uint64_t Address, uint64_t Bytes);
+/// [Address, +Bytes) is private anonymous memory home mapped for this
+/// node's thread and has not touched: zero there, so what this node held
+/// there goes and its pages need not be asked for.
+void takeFreshRange(uint64_t Address, uint64_t Bytes);
 
 /// The program changed the protection of [Address, +Bytes): its pages are
 /// asked for again, so that home's answer says whether they may be touched.

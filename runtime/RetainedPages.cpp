@@ -110,21 +110,9 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
 // Whether the program runs one thread, this one (the runtime's control
 // thread aside): no other can change a mapping while home reads its pages.
 bool onlyThread() {
-  constexpr long OpenCloexec = 02000000; // the same on both ISAs
-  long Fd = sys::call6(sys::Openat, -100 /* AT_FDCWD */, long("/proc/self/task"), OpenCloexec);
-  if (sys::failed(Fd))
-    return false;
-  alignas(8) uint8_t Entries[1024];
-  long Bytes = sys::call6(sys::Getdents64, Fd, long(Entries), sizeof Entries);
-  sys::call6(sys::Close, Fd);
   int Threads = 0;
-  for (long At = 0; At < Bytes;) {
-    uint16_t Length;
-    __builtin_memcpy(&Length, Entries + At + 16, 2);
-    Threads += Entries[At + 19] != '.'; // not "." or ".."
-    At += Length;
-  }
-  return Bytes > 0 && Threads == 1 + controlThreadRuns();
+  return sys::forEachEntry("/proc/self/task", [&Threads](const char *) { Threads++; }) &&
+         Threads == 1 + controlThreadRuns();
 }
 
 // Whether every page H names can be read in place.  Each was readable when

@@ -100,6 +100,29 @@ inline long aboveStdio(long Fd, bool Inherited = false) {
   return Moved;
 }
 
+// Calls Visit(Name) for each entry of directory Path but "." and "..",
+// with raw calls (opendir would allocate in the program's heap); false if
+// the directory cannot be read.  For /proc's small directories.
+template <class Visitor> bool forEachEntry(const char *Path, Visitor Visit) {
+  constexpr long AtFdcwd = -100, OpenCloexec = 02000000; // the same on both ISAs
+  long Dir = call6(Openat, AtFdcwd, long(Path), OpenCloexec);
+  if (failed(Dir))
+    return false;
+  alignas(8) char Entries[2048];
+  long Bytes;
+  while ((Bytes = call6(Getdents64, Dir, long(Entries), sizeof Entries)) > 0)
+    for (long At = 0; At < Bytes;) {
+      uint16_t Length; // struct linux_dirent64: d_reclen at 16, d_name at 19
+      __builtin_memcpy(&Length, Entries + At + 16, 2);
+      const char *Name = Entries + At + 19;
+      At += Length;
+      if (!(Name[0] == '.' && (!Name[1] || (Name[1] == '.' && !Name[2]))))
+        Visit(Name);
+    }
+  call6(Close, Dir);
+  return Bytes == 0;
+}
+
 // Read-write memory of this process alone (never in the arena), committed
 // on first touch; null if none.
 inline uint8_t *mapPrivate(uint64_t Bytes) {

@@ -184,8 +184,9 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"kill", 62, 129, RunAt::SignalSelf, {}, -1},
     {"tkill", 200, 130, RunAt::SignalSelf, {}, -1},
     {"tgkill", 234, 131, RunAt::SignalSelf, {}, -1},
-    // The program's children are home's (HomeCalls.h).  struct rusage and
-    // siginfo_t have one layout on both ISAs.
+    // The program's children are home's (the compiler sends the thread
+    // home to make them: HomeOnlyCalls.cpp).  struct rusage and siginfo_t
+    // have one layout on both ISAs.
     {"wait4", 61, 260, RunAt::Home, {{Data::OutFixed, 1, 4}, {Data::OutFixed, 3, 144}}, -1},
     {"waitid", 247, 95, RunAt::Home, {{Data::OutFixed, 2, 128}, {Data::OutFixed, 4, 144}}, -1},
 };

@@ -402,8 +402,7 @@ long remoteSyscall(long Number, const long *A) {
       return R;
     // Home placed or removed it: what this node held there is stale.
     if (Fresh) {
-      dropPages(uint64_t(R), Bytes);
-      markFresh(uint64_t(R), Bytes);
+      takeFreshRange(uint64_t(R), Bytes);
       noteNodeMapping(uint64_t(R), Bytes, A[2], A[3]);
     } else if (Number == sys::Mmap || Number == sys::Munmap)
       dropPages(uint64_t(Number == sys::Mmap ? R : A[0]), pageUp(uint64_t(A[1])));
