@@ -9,15 +9,22 @@
 # (-fpopcorn-loop-period=LOOPS, default 1000): without them a hot loop has
 # none.  Both runs use the same executable.
 #
+# --cpus LIST runs both under taskset -c LIST.  On a virtual machine a
+# processor that sat idle while the thread was on the other one can run
+# slower for tens of milliseconds once it wakes (the hypervisor's doing:
+# the same instructions, uniformly slower); with --cpus 0 home and node
+# share one processor and that cost is gone, which shows what the
+# runtime itself costs.
+#
 #   bench/periodic.sh BUILD_DIR [--period 100ms] [--node 2] [--runs 5]
-#                     [--loop-period 1000] [--only a,b]
+#                     [--loop-period 1000] [--only a,b] [--cpus LIST]
 #
 # Writes BUILD_DIR/bench/periodic.txt.
 set -u
 
 BUILD=${1:?usage: bench/periodic.sh BUILD_DIR [--period D] [--node N] [--runs N] [--only a,b]}
 shift
-PERIOD=100ms NODE=2 RUNS=5 LOOPS=1000 ONLY=""
+PERIOD=100ms NODE=2 RUNS=5 LOOPS=1000 ONLY="" PIN=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --period) PERIOD=$2; shift 2 ;;
@@ -25,6 +32,7 @@ while [ $# -gt 0 ]; do
     --runs) RUNS=$2; shift 2 ;;
     --loop-period) LOOPS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
+    --cpus) PIN=(taskset -c "$2"); shift 2 ;;
     *) echo "periodic.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -63,7 +71,7 @@ timed() {
 
 {
   echo "Moving every $PERIOD between node 0 and node $NODE, $RUNS runs each (medians);"
-  echo "built with -fpopcorn-loop-period=$LOOPS"
+  echo "built with -fpopcorn-loop-period=$LOOPS${PIN:+; run under ${PIN[*]}}"
   printf '%-10s %10s %10s %8s %7s\n' program home_s moving_s moves kept
 } | tee "$RESULTS"
 status=0
@@ -77,8 +85,8 @@ while read -r name size; do
   : >"$prog.moving.log"
   home=() moving=()
   for run in $(seq "$RUNS"); do
-    home+=("$(timed "$prog.home.log" env POPCORN_NODES=0:x86_64:native "$prog" "$size")")
-    moving+=("$(timed "$prog.moving.log" env POPCORN_LOG=stats \
+    home+=("$(timed "$prog.home.log" "${PIN[@]}" env POPCORN_NODES=0:x86_64:native "$prog" "$size")")
+    moving+=("$(timed "$prog.moving.log" "${PIN[@]}" env POPCORN_LOG=stats \
       POPCORN_MIGRATE="period=$PERIOD;nodes=$NODE" "$prog" "$size")")
   done
   if printf '%s\n' "${home[@]}" "${moving[@]}" | grep -q FAIL; then

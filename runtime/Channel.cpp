@@ -64,6 +64,27 @@ bool Channel::receivePayload(void *Into, uint64_t Bytes) {
   });
 }
 
+long Channel::receiveIntoProgram(void *Into, uint64_t Bytes) {
+  constexpr long Efault = -14;
+  uint64_t Done = 0;
+  while (Done < Bytes) {
+    long N = receiveSome(static_cast<uint8_t *>(Into) + Done, Bytes - Done);
+    if (N > 0) {
+      Done += uint64_t(N);
+      continue;
+    }
+    if (N == Efault)
+      break;
+    if (N == -11 && waitReadable(TimeoutMs > 0 ? TimeoutMs : -1))
+      continue;
+    if (N == -4)
+      continue;
+    TimedOut = N == -11;
+    return -1;
+  }
+  return long(Done);
+}
+
 bool Channel::receiveExactly(MessageType Type, void *Into, uint32_t Bytes) {
   MessageHeader Header;
   return receiveHeader(Header, TimeoutMs > 0 ? TimeoutMs : -1) && Header.Type == Type &&

@@ -38,6 +38,10 @@ struct Channel {
   /// peer lives); its payload is read with receivePayload.
   bool receiveHeader(MessageHeader &Header, int WaitMs = -1);
   bool receivePayload(void *Into, uint64_t Bytes);
+  /// receivePayload straight into the program's memory, up to the first
+  /// byte the kernel cannot write there: how many came (the rest waits in
+  /// the link), -1 if the peer is gone.
+  long receiveIntoProgram(void *Into, uint64_t Bytes);
   /// Reads and drops Bytes of payload.
   bool skip(uint64_t Bytes);
   /// The next message, which must be of Type with exactly Bytes of payload,

@@ -62,6 +62,9 @@ enum class MessageType : uint32_t {
   // Node -> home: munmap of a range of the arena, which cannot fail
   // there; no answer (an UnmapMessage).
   Unmap,
+  // Home -> node, before Migrate, no payload: every page it holds from
+  // earlier trips may have changed (it held more than home checks).
+  ForgetAll,
 };
 
 struct MessageHeader {

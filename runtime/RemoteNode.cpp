@@ -539,6 +539,7 @@ void setThreadPointer(uint64_t Tp) {
 }
 
 void forgetChanged(uint32_t Bytes);
+void forgetAllKept();
 
 // On the runtime's stack: wait for the thread and continue it.
 [[noreturn]] void waitForThread(void *) {
@@ -551,6 +552,8 @@ void forgetChanged(uint32_t Bytes);
       sys::exitGroup(0); // home ended: so does this node
     if (H.Type == MessageType::Forget)
       forgetChanged(H.Bytes), Forgot = true;
+    else if (H.Type == MessageType::ForgetAll && !H.Bytes)
+      forgetAllKept(), Forgot = true;
     else if (H.Type != MessageType::SignalActions)
       break;
     else if (!takeSignalActions(H.Bytes))
@@ -678,6 +681,25 @@ void keepArenaPages() {
   sys::reserve(Low, pageDown(N.Away.High) - Low);
 }
 
+// Pages made inaccessible in runs of consecutive ones: one call per run.
+struct ForgottenRun {
+  uint64_t Low = 0, High = 0;
+  void add(uint64_t A) {
+    if (A == High) {
+      High += PageBytes;
+      return;
+    }
+    close();
+    Low = A;
+    High = A + PageBytes;
+  }
+  void close() {
+    if (High)
+      sys::call6(sys::Mprotect, long(Low), long(High - Low), sys::ProtNone);
+    High = 0;
+  }
+};
+
 // Home's Forget: pages whose content changed since this node got them.
 // They become inaccessible, not unmapped: the next fetch of one writes
 // over its old bytes rather than into a page the kernel has to free now
@@ -687,8 +709,7 @@ void forgetChanged(uint32_t Bytes) {
   if (Bytes % 8)
     fail("a malformed list of pages to forget");
   uint64_t Addresses[256];
-  // Home names whole runs when it forgets everything: one call per run.
-  uint64_t RunLow = 0, RunHigh = 0;
+  ForgottenRun Run;
   for (uint32_t Done = 0; Done < Bytes;) {
     uint32_t Chunk = Bytes - Done < sizeof Addresses ? Bytes - Done : uint32_t(sizeof Addresses);
     if (!N.HomeLink.receivePayload(Addresses, Chunk))
@@ -699,19 +720,27 @@ void forgetChanged(uint32_t Bytes) {
       if (R < 0 || !isPresent(R, A))
         continue;
       forgetPage(R, A);
-      if (A == RunHigh) {
-        RunHigh += PageBytes;
-        continue;
-      }
-      if (RunHigh)
-        sys::call6(sys::Mprotect, long(RunLow), long(RunHigh - RunLow), sys::ProtNone);
-      RunLow = A;
-      RunHigh = A + PageBytes;
+      Run.add(A);
     }
     Done += Chunk;
   }
-  if (RunHigh)
-    sys::call6(sys::Mprotect, long(RunLow), long(RunHigh - RunLow), sys::ProtNone);
+  Run.close();
+}
+
+// Home's ForgetAll: every page kept from earlier trips (all arena pages,
+// in the order they came: runs, mostly) may have changed.
+void forgetAllKept() {
+  NodeState &N = node();
+  ForgottenRun Run;
+  for (uint64_t I = 0; I < N.PresentCount; I++) {
+    uint64_t A = N.PresentList[I];
+    int R = rangeOf(A);
+    if (R < 0 || !isPresent(R, A))
+      continue;
+    forgetPage(R, A);
+    Run.add(A);
+  }
+  Run.close();
 }
 } // namespace
 

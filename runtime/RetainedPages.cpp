@@ -16,13 +16,15 @@ struct HeldPages {
   uint64_t Count;
   uint32_t *SlotOfArenaPage; // list index + 1, 0: not held
   uint64_t MappingChangesSeen; // NodeState's count at the last check
+  bool Overflowed; // the node got more than MaxChecked: none is hashed
 };
 
 constexpr uint64_t ArenaPages = ArenaBytes / PageBytes;
-constexpr uint64_t MaxHeld = ArenaPages;
 // Checking a page costs 0.4-1.3 us at every departure, whether or not the
 // node touches it again: past this many (64 MiB), a node forgets them all
-// instead and starts again from the pages of its next trip.
+// instead and starts again from the pages of its next trip.  Past it, the
+// pages the node gets are not hashed either (0.4 us each: a program that
+// moves 75 MB each way per trip spent 6% of its time there for nothing).
 constexpr uint64_t MaxChecked = 16384;
 
 HeldPages *heldBy(int Node) {
@@ -34,8 +36,8 @@ HeldPages *heldBy(int Node) {
   }
   HeldPages &H = static_cast<HeldPages *>(N.Held)[Node];
   if (!H.Address) {
-    H.Address = reinterpret_cast<uint64_t *>(sys::mapPrivate(MaxHeld * 8));
-    H.Hash = reinterpret_cast<uint64_t *>(sys::mapPrivate(MaxHeld * 8));
+    H.Address = reinterpret_cast<uint64_t *>(sys::mapPrivate(MaxChecked * 8));
+    H.Hash = reinterpret_cast<uint64_t *>(sys::mapPrivate(MaxChecked * 8));
     H.SlotOfArenaPage = reinterpret_cast<uint32_t *>(sys::mapPrivate(ArenaPages * 4));
     if (!H.Address || !H.Hash || !H.SlotOfArenaPage)
       return H.Address = nullptr, nullptr;
@@ -56,18 +58,13 @@ void drop(HeldPages &H, uint64_t I) {
   }
 }
 
-// Names every page the node holds, in the order it got them (runs of
-// pages in address order, mostly).
+// The node holds more than MaxChecked pages: it forgets them all.
 bool forgetAll(HeldPages &H, Channel &Link) {
-  for (uint64_t First = 0; First < H.Count; First += 512) {
-    uint64_t Batch = H.Count - First < 512 ? H.Count - First : 512;
-    for (uint64_t I = First; I < First + Batch; I++)
-      slotOf(H, H.Address[I]) = 0;
-    if (!Link.send(MessageType::Forget, H.Address + First, uint32_t(Batch * 8)))
-      return false;
-  }
+  for (uint64_t I = 0; I < H.Count; I++)
+    slotOf(H, H.Address[I]) = 0;
   H.Count = 0;
-  return true;
+  H.Overflowed = false;
+  return Link.send(MessageType::ForgetAll, nullptr, 0);
 }
 
 constexpr uint64_t rotl(uint64_t X, int R) { return X << R | X >> (64 - R); }
@@ -95,21 +92,21 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
   // stacks the thread works on.  A node forgets the few pages of the data
   // segments at every return.
   HeldPages *H = inArena(Address, PageBytes) ? heldBy(Node) : nullptr;
-  if (!H)
+  if (!H || H->Overflowed)
     return;
   uint32_t &Slot = slotOf(*H, Address);
   if (!Slot) {
-    if (H->Count == MaxHeld)
+    if (H->Count == MaxChecked) {
+      H->Overflowed = true;
       return;
+    }
     H->Address[H->Count] = Address;
     Slot = uint32_t(++H->Count);
   }
   H->Hash[Slot - 1] = hashPage(Bytes);
 }
 
-// Whether the program runs one thread, this one (the runtime's control
-// thread aside): no other can change a mapping while home reads its pages.
-bool onlyThread() {
+bool programRunsOneThread() {
   int Threads = 0;
   return sys::forEachEntry("/proc/self/task", [&Threads](const char *) { Threads++; }) &&
          Threads == 1 + controlThreadRuns();
@@ -121,18 +118,18 @@ bool onlyThread() {
 // of a file truncated since faults), and no other thread runs.
 bool readableInPlace(const HeldPages &H) {
   NodeState &N = node();
-  return H.MappingChangesSeen == N.MappingChanges && !N.FileMapped && onlyThread();
+  return H.MappingChangesSeen == N.MappingChanges && !N.FileMapped && programRunsOneThread();
 }
 
 bool forgetChangedPages(int Node, Channel &Link) {
   HeldPages *H = heldBy(Node);
   NodeState &N = node();
-  if (!H || !H->Count)
+  if (!H || (!H->Count && !H->Overflowed))
     return true;
+  if (H->Overflowed)
+    return forgetAll(*H, Link);
   bool InPlace = readableInPlace(*H);
   H->MappingChangesSeen = N.MappingChanges;
-  if (H->Count > MaxChecked)
-    return forgetAll(*H, Link);
   // First pass: home's copies, in place (0.4 us a page here) when they
   // cannot fault, else MaxPagesPerRun at a time through the kernel into
   // the run buffer (1.3 us: a page the program unmapped ends the read

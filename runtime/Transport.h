@@ -38,7 +38,9 @@ enum class TransportKind : uint8_t {
 /// peer wakes up once); false if the peer is gone.
 bool socketSendParts(int Fd, SendPart *Parts, unsigned Count);
 /// Up to Bytes into Into without waiting: how many came, 0 at the end of
-/// the stream, -EAGAIN if none yet, another negative errno value.
+/// the stream, -EAGAIN if none yet, another negative errno value.  Into
+/// may be the program's memory: where the kernel cannot write, -EFAULT,
+/// and the bytes not counted are still to come (so do stream sockets).
 long socketReceiveSome(int Fd, void *Into, uint64_t Bytes);
 /// Waits at most Ms milliseconds (Ms < 0: as long as it takes) until
 /// something can be received or the peer is gone; false if Ms passed.
