@@ -147,6 +147,8 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"sched_yield", 24, 124, RunAt::Here, {}, -1},
     {"uname", 63, 160, RunAt::Here, {{Data::OutFixed, 0, 390}}, -1},
     {"sched_getaffinity", 204, 123, RunAt::Here, {{Data::Out, 2, 1}}, -1},
+    // The node's processor, as the program would get it there natively.
+    {"getcpu", 309, 168, RunAt::Here, {{Data::OutFixed, 0, 4}, {Data::OutFixed, 1, 4}}, -1},
     {"set_tid_address", 218, 96, RunAt::Here, {}, -1},
     {"futex", 202, 98, RunAt::Here, {{Data::OutFixed, 0, 4}}, -1},
     {"getrusage", 98, 165, RunAt::Here, {{Data::OutFixed, 1, 144}}, -1},
