@@ -7,6 +7,7 @@
 #include "KeyFile.h"
 #include "NodeState.h"
 #include "Report.h"
+#include "ReadablePages.h"
 #include "RetainedPages.h"
 #include "Syscall.h"
 #include "Text.h"
@@ -447,28 +448,34 @@ void nameNode(Line &L, const NodeEntry &E, int Id) {
 }
 
 // A node's PageRequest: as many of the pages as this process has, from
-// the first, read through the kernel (sys::copyOwnMemory) into the run
-// buffer.
+// the first.  Sent from the program's memory when they are known readable
+// (ReadablePages.h), else read through the kernel (sys::copyOwnMemory)
+// into the run buffer, which ends the run at a page that is not mapped.
 bool servePages(int Id, Channel &Link, uint32_t Bytes) {
   NodeState &N = node();
   PageRequestMessage Request;
   if (Bytes != sizeof Request || !Link.receivePayload(&Request, sizeof Request) ||
       !Request.Count || Request.Count > MaxPagesPerRun || Request.Address % PageBytes)
     return false;
-  sys::IoVec Local = {N.PageRun, uint64_t(Request.Count) * PageBytes},
-             Program = {reinterpret_cast<void *>(Request.Address), Local.Size};
-  // Partial where a page is not mapped: the run ends there.
-  long Read = sys::copyOwnMemory(sys::ProcessVmReadv, Local, &Program, 1);
-  uint32_t Pages = Read > 0 ? uint32_t(uint64_t(Read) / PageBytes) : 0;
+  uint32_t Pages = Request.Count;
+  const uint8_t *From = reinterpret_cast<const uint8_t *>(Request.Address);
+  if (!readableInPlace(Request.Address, Pages)) {
+    sys::IoVec Local = {N.PageRun, uint64_t(Pages) * PageBytes},
+               Program = {reinterpret_cast<void *>(Request.Address), Local.Size};
+    long Read = sys::copyOwnMemory(sys::ProcessVmReadv, Local, &Program, 1);
+    Pages = Read > 0 ? uint32_t(uint64_t(Read) / PageBytes) : 0;
+    From = N.PageRun;
+    noteReadable(Request.Address, Pages);
+  }
   if (!Pages)
     return Link.send(MessageType::PageMissing, &Request.Address, 8);
   N.PagesFetched += Pages;
   PageRunMessage Run = {Request.Address, Pages, 0};
-  if (!Link.send2(MessageType::PageRun, &Run, sizeof Run, N.PageRun, Pages * PageBytes))
+  if (!Link.send2(MessageType::PageRun, &Run, sizeof Run, From, Pages * PageBytes))
     return false;
   // Hashed while the node maps them, not before it has them.
   for (uint32_t I = 0; I < Pages; I++)
-    notePageHeld(Id, Request.Address + I * PageBytes, N.PageRun + I * PageBytes);
+    notePageHeld(Id, Request.Address + I * PageBytes, From + I * PageBytes);
   return true;
 }
 
@@ -496,6 +503,8 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
   auto Held = [&](uint64_t From, uint64_t To) {
     for (uint64_t At = From; At + PageBytes <= To; At += PageBytes)
       notePageHeld(Id, Run.Address + At, InPlace ? Program + At : N.PageRun + At);
+    if (To > From)
+      noteReadable(Run.Address + From, (To - From) / PageBytes);
   };
   Held(0, uint64_t(Direct));
   // The rest from the first byte not written: a page the kernel will not
@@ -566,7 +575,7 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
           M.Registers.Sp + StackBytes != Home.High ||
           !E.Link.receivePayload(T.Staging + (M.Registers.Sp - Home.Low), StackBytes))
         nodeDied(E, Id);
-      bool InPlace = programRunsOneThread();
+      bool InPlace = inPlaceThisTrip();
       for (;;) {
         if (!E.Link.receiveHeader(H))
           nodeDied(E, Id);
@@ -720,6 +729,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   N.ThreadAway = true;
   errno = ProgramErrno;
   N.ThreadNode = Target; // ready since its Ready: steering may signal it
+  noteProgramThreads();
   if (!forgetChangedPages(Target, E.Link) || !leaveSignals(Target, E.Link, M.SignalMask) ||
       !E.Link.send2(MessageType::Migrate, &M, sizeof M, Image + (Out.Sp - Away.Low),
                     uint32_t(Sent - Out.Sp)))

@@ -72,11 +72,15 @@ struct NodeState {
   int TimeoutMs;     // POPCORN_TIMEOUT: how long an answer may take
   bool ArenaReady;
   // Home: calls that may have made a mapped page unreadable (unmapped,
-  // protected, replaced), counted; and whether a file was ever mapped (a
-  // page past a truncated file's end faults).  RetainedPages.cpp reads the
-  // pages a node holds in place only while neither happened.
+  // protected, replaced), counted; whether a file was ever mapped (a page
+  // past a truncated file's end faults); whether the program ran one
+  // thread when the thread last left; the arena pages known readable
+  // since MappingChanges was ReadableSince (ReadablePages.h).
   uint64_t MappingChanges;
   bool FileMapped;
+  bool OneProgramThread;
+  uint8_t *ReadableBits;
+  uint64_t ReadableSince;
   int Self;         // this process's node number
   int NodeCount;
   NodeEntry Nodes[MaxNodes];

@@ -1,7 +1,7 @@
 //===- RetainedPages.cpp - Pages a node keeps between trips ---------------===//
 #include "RetainedPages.h"
-#include "ControlSocket.h"
 #include "NodeState.h"
+#include "ReadablePages.h"
 #include "Syscall.h"
 
 namespace popcorn {
@@ -15,7 +15,6 @@ struct HeldPages {
   uint64_t *Address, *Hash;
   uint64_t Count;
   uint32_t *SlotOfArenaPage; // list index + 1, 0: not held
-  uint64_t MappingChangesSeen; // NodeState's count at the last check
   bool Overflowed; // the node got more than MaxChecked: none is hashed
 };
 
@@ -106,53 +105,55 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
   H->Hash[Slot - 1] = hashPage(Bytes);
 }
 
-bool programRunsOneThread() {
-  int Threads = 0;
-  return sys::forEachEntry("/proc/self/task", [&Threads](const char *) { Threads++; }) &&
-         Threads == 1 + controlThreadRuns();
-}
-
-// Whether every page H names can be read in place.  Each was readable when
-// the node got it or when the last check read it; since then no call has
-// unmapped or protected anything, no file is mapped (a page past the end
-// of a file truncated since faults), and no other thread runs.
-bool readableInPlace(const HeldPages &H) {
+// Hashes home's copies of the pages at Index[0..Count) of H's list,
+// read through the kernel into the run buffer (a page the program unmapped
+// ends the read there, and counts as changed: the next read starts after
+// it).  A changed page's entry is marked in its address's low bit.
+void checkThroughKernel(HeldPages &H, const uint64_t *Index, uint64_t Count) {
   NodeState &N = node();
-  return H.MappingChangesSeen == N.MappingChanges && !N.FileMapped && programRunsOneThread();
+  sys::IoVec Program[MaxPagesPerRun];
+  for (uint64_t First = 0; First < Count;) {
+    uint64_t Batch = Count - First;
+    for (uint64_t I = 0; I < Batch; I++)
+      Program[I] = {reinterpret_cast<void *>(H.Address[Index[First + I]]), PageBytes};
+    long Read = sys::copyOwnMemory(sys::ProcessVmReadv, {N.PageRun, Batch * PageBytes}, Program,
+                                   Batch);
+    uint64_t Good = Read > 0 ? uint64_t(Read) / PageBytes : 0;
+    for (uint64_t I = 0; I < Good; I++) {
+      uint64_t &Address = H.Address[Index[First + I]];
+      noteReadable(Address, 1);
+      if (hashPage(N.PageRun + I * PageBytes) != H.Hash[Index[First + I]])
+        Address |= 1;
+    }
+    if (Good < Batch)
+      H.Address[Index[First + Good++]] |= 1;
+    First += Good;
+  }
 }
 
 bool forgetChangedPages(int Node, Channel &Link) {
   HeldPages *H = heldBy(Node);
-  NodeState &N = node();
   if (!H || (!H->Count && !H->Overflowed))
     return true;
   if (H->Overflowed)
     return forgetAll(*H, Link);
-  bool InPlace = readableInPlace(*H);
-  H->MappingChangesSeen = N.MappingChanges;
-  // First pass: home's copies, in place (0.4 us a page here) when they
-  // cannot fault, else MaxPagesPerRun at a time through the kernel into
-  // the run buffer (1.3 us: a page the program unmapped ends the read
-  // there, and counts as changed).  A changed page's entry is marked in
-  // its address's low bit (addresses are page-aligned).
-  for (uint64_t I = 0; InPlace && I < H->Count; I++)
-    if (hashPage(reinterpret_cast<const uint8_t *>(H->Address[I])) != H->Hash[I])
-      H->Address[I] |= 1;
-  sys::IoVec Program[MaxPagesPerRun];
-  for (uint64_t First = 0; !InPlace && First < H->Count;) {
-    uint64_t Batch = H->Count - First < MaxPagesPerRun ? H->Count - First : MaxPagesPerRun;
-    for (uint64_t I = 0; I < Batch; I++)
-      Program[I] = {reinterpret_cast<void *>(H->Address[First + I]), PageBytes};
-    long Read = sys::copyOwnMemory(sys::ProcessVmReadv, {N.PageRun, Batch * PageBytes}, Program,
-                                   Batch);
-    uint64_t Good = Read > 0 ? uint64_t(Read) / PageBytes : 0;
-    for (uint64_t I = 0; I < Good; I++)
-      if (hashPage(N.PageRun + I * PageBytes) != H->Hash[First + I])
-        H->Address[First + I] |= 1;
-    if (Good < Batch)
-      H->Address[First + Good++] |= 1; // unreadable: the next batch starts after it
-    First += Good;
+  // First pass: home's copies, in place where they cannot fault (0.4 us
+  // a page here), else through the kernel (1.3 us).  A changed page's
+  // entry is marked in its address's low bit (addresses are aligned).
+  uint64_t Index[MaxPagesPerRun], Queued = 0;
+  for (uint64_t I = 0; I < H->Count; I++) {
+    if (readableInPlace(H->Address[I], 1)) {
+      if (hashPage(reinterpret_cast<const uint8_t *>(H->Address[I])) != H->Hash[I])
+        H->Address[I] |= 1;
+      continue;
+    }
+    Index[Queued++] = I;
+    if (Queued == MaxPagesPerRun) {
+      checkThroughKernel(*H, Index, Queued);
+      Queued = 0;
+    }
   }
+  checkThroughKernel(*H, Index, Queued);
   // Second pass: the marked ones are dropped and named to the node.
   uint64_t Forget[512];
   uint64_t Pending = 0;

@@ -31,11 +31,6 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes);
 /// are no longer home's content (Forget messages); false if the link broke.
 bool forgetChangedPages(int Node, Channel &Link);
 
-/// Whether the program runs one thread, this one (the runtime's control
-/// thread aside): no other can change a mapping while home reads or
-/// writes its pages in place.
-bool programRunsOneThread();
-
 /// The hash that tells a page's contents apart.
 uint64_t hashPage(const uint8_t *Bytes);
 

@@ -1,4 +1,4 @@
-// MIGRATE-MIN: 6
+// MIGRATE-MIN: 8
 /* Mappings a node makes: anonymous memory mapped away from home reads as
  * zero there, keeps what the node wrote when the thread comes home, and a
  * page of it the node never touched shows what home writes into it on the
@@ -6,7 +6,8 @@
  * range unmapped and mapped again away from home (the node keeps it, home
  * never hears of it) reads as zero, and touching it between the two
  * faults as it would at home; pages the node read ahead past such a range
- * go home whole. */
+ * go home whole; pages home protects, unmaps or writes between two trips
+ * fault or show home's bytes there. */
 #include <errno.h>
 #include <popcorn.h>
 #include <setjmp.h>
@@ -88,8 +89,45 @@ static int written_past_kept_range(void)
 	return seen;
 }
 
+/* Pages a node read, which home then protects, unmaps or writes: on the
+ * node's next trip the protected and unmapped ones fault, as at home, and
+ * the written ones show home's bytes (home no longer reads any of them in
+ * place once a mapping changed). */
+static int changed_at_home(long *seen)
+{
+	unsigned char *r = mmap(0, 16 * Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	                        -1, 0);
+	if (r == MAP_FAILED)
+		return -1;
+	memset(r, 3, 16 * Page);
+	popcorn_migrate(2);
+	*seen = sum(r, 16 * Page);
+	popcorn_migrate(0);
+	mprotect(r + 4 * Page, 4 * Page, PROT_NONE);
+	munmap(r + 8 * Page, 4 * Page);
+	r[0] = 10;
+	r[12 * Page] = 20;
+	popcorn_migrate(2);
+	volatile int faults = 0;
+	signal(SIGSEGV, on_fault);
+	for (int p = 4; p < 12; p += 2)
+		if (!sigsetjmp(fault_jump, 1))
+			(void)*(volatile unsigned char *)(r + p * Page);
+		else
+			faults++;
+	signal(SIGSEGV, SIG_DFL);
+	*seen += sum(r, 4 * Page) + sum(r + 12 * Page, 4 * Page);
+	popcorn_migrate(0);
+	munmap(r, 8 * Page);
+	munmap(r + 12 * Page, 4 * Page);
+	return faults;
+}
+
 int main(void)
 {
+	long seen;
+	int faults = changed_at_home(&seen);
+	printf("changed at home: %d faults, seen %ld\n", faults, seen);
 	printf("written past a kept range: %d\n", written_past_kept_range());
 	for (int node = 2; node >= 1; node--) {
 		popcorn_migrate(node);
