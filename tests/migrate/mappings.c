@@ -34,23 +34,39 @@ static void on_fault(int sig)
 	siglongjmp(fault_jump, 1);
 }
 
+/* 1 if reading *p faults. */
+static int read_faults(const unsigned char *p)
+{
+	volatile int faulted = 0;
+	signal(SIGSEGV, on_fault);
+	if (!sigsetjmp(fault_jump, 1))
+		(void)*(volatile const unsigned char *)p;
+	else
+		faulted = 1;
+	signal(SIGSEGV, SIG_DFL);
+	return faulted;
+}
+
+/* Pages of fresh anonymous memory, every byte set to byte; null if none. */
+static unsigned char *map_filled(int pages, int byte)
+{
+	unsigned char *r = mmap(0, (size_t)pages * Page, PROT_READ | PROT_WRITE,
+	                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		return 0;
+	memset(r, byte, (size_t)pages * Page);
+	return r;
+}
+
 /* Maps 8 pages, dirties them, unmaps them, touches the range (1 if
  * that faulted), maps the same size again and sums it (0: no old byte). */
 static int remap(long *sum_again)
 {
-	unsigned char *r = mmap(0, 8 * Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-	                        -1, 0);
-	if (r == MAP_FAILED)
+	unsigned char *r = map_filled(8, 0x5a);
+	if (!r)
 		return -1;
-	memset(r, 0x5a, 8 * Page);
 	munmap(r, 8 * Page);
-	volatile int faulted = 0;
-	signal(SIGSEGV, on_fault);
-	if (!sigsetjmp(fault_jump, 1))
-		(void)*(volatile unsigned char *)(r + 3 * Page);
-	else
-		faulted = 1;
-	signal(SIGSEGV, SIG_DFL);
+	int faulted = read_faults(r + 3 * Page);
 	unsigned char *again = mmap(0, 8 * Page, PROT_READ | PROT_WRITE,
 	                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	*sum_again = sum(again, 8 * Page);
@@ -67,11 +83,9 @@ static int remap(long *sum_again)
  * node reads ahead: the pages written after it must still reach home. */
 static int written_past_kept_range(void)
 {
-	unsigned char *r = mmap(0, 24 * Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-	                        -1, 0);
-	if (r == MAP_FAILED)
+	unsigned char *r = map_filled(24, 1);
+	if (!r)
 		return -1;
-	memset(r, 1, 24 * Page);
 	popcorn_migrate(2);
 	unsigned char *x = mmap(r + 16 * Page, 4 * Page, PROT_READ | PROT_WRITE,
 	                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
@@ -95,11 +109,9 @@ static int written_past_kept_range(void)
  * place once a mapping changed). */
 static int changed_at_home(long *seen)
 {
-	unsigned char *r = mmap(0, 16 * Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-	                        -1, 0);
-	if (r == MAP_FAILED)
+	unsigned char *r = map_filled(16, 3);
+	if (!r)
 		return -1;
-	memset(r, 3, 16 * Page);
 	popcorn_migrate(2);
 	*seen = sum(r, 16 * Page);
 	popcorn_migrate(0);
@@ -108,14 +120,9 @@ static int changed_at_home(long *seen)
 	r[0] = 10;
 	r[12 * Page] = 20;
 	popcorn_migrate(2);
-	volatile int faults = 0;
-	signal(SIGSEGV, on_fault);
+	int faults = 0;
 	for (int p = 4; p < 12; p += 2)
-		if (!sigsetjmp(fault_jump, 1))
-			(void)*(volatile unsigned char *)(r + p * Page);
-		else
-			faults++;
-	signal(SIGSEGV, SIG_DFL);
+		faults += read_faults(r + p * Page);
 	*seen += sum(r, 4 * Page) + sum(r + 12 * Page, 4 * Page);
 	popcorn_migrate(0);
 	munmap(r, 8 * Page);
