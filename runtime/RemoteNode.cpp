@@ -265,7 +265,8 @@ bool isFresh(int R, uint64_t A) {
 void takeFreshPages(int R, uint64_t A, uint32_t Count, FetchStream &Stream) {
   NodeState &N = node();
   uint32_t Pages = 1;
-  while (Pages < Count && isFresh(R, A + Pages * PageBytes))
+  while (Pages < Count && isFresh(R, A + Pages * PageBytes) &&
+         !isPresent(R, A + Pages * PageBytes))
     Pages++;
   sys::call6(sys::Mprotect, long(A), long(Pages * PageBytes), sys::ProtReadWrite);
   for (uint32_t I = 0; I < Pages; I++) {
@@ -793,9 +794,9 @@ void setFreshness(uint64_t Address, uint64_t Bytes, bool Fresh) {
 void takeFreshRange(uint64_t Address, uint64_t Bytes) {
   // A small one is mapped writable at once, every page here and written:
   // malloc maps and unmaps groups of a few pages all the time, and each
-  // would otherwise fault page by page as its stream's window grows (a
-  // signal and an mprotect, 10 us here, against none at home).  Its pages
-  // go home with the thread, touched or not, unless it is unmapped first.
+  // would otherwise fault at its first touch and page by page as its
+  // stream's window grows (a signal and an mprotect, 10 us here, against
+  // none at home).
   constexpr uint64_t MaxWritableAtOnce = 64 * 1024;
   NodeState &N = node();
   int R = Bytes <= MaxWritableAtOnce ? rangeOf(Address) : -1;
@@ -816,9 +817,37 @@ void takeFreshRange(uint64_t Address, uint64_t Bytes) {
     N.PresentList[N.PresentCount++] = A;
     noteWritten(R, A);
   }
+  // Still fresh: home has them zero, so one that is zero still when the
+  // thread leaves or the program protects it is dropped, not sent.
+  setFreshness(Address, Bytes, true);
 }
 
-void forgetFreshness(uint64_t Address, uint64_t Bytes) { setFreshness(Address, Bytes, false); }
+namespace {
+// Page A of range R, made here for a fresh mapping (RemoteNode.h:
+// takeFreshRange), goes if it is zero still: home has it so.
+bool dropIfStillZero(int R, uint64_t A, ForgottenRun &Run) {
+  if (!isFresh(R, A) || !isPresent(R, A))
+    return false;
+  const uint64_t *Words = reinterpret_cast<const uint64_t *>(A);
+  for (unsigned I = 0; I < PageBytes / 8; I++)
+    if (Words[I])
+      return false;
+  forgetPage(R, A);
+  Run.add(A);
+  return true;
+}
+} // namespace
+
+void forgetFreshness(uint64_t Address, uint64_t Bytes) {
+  // Home's answer for a page asked for again says whether the program may
+  // touch it; one this node made and the program wrote stays.
+  ForgottenRun Run;
+  for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes)
+    if (int R = rangeOf(A); R >= 0)
+      dropIfStillZero(R, A, Run);
+  Run.close();
+  setFreshness(Address, Bytes, false);
+}
 
 RewriteError returnHome(RegisterSet &Registers, int Next) {
   NodeState &N = node();
@@ -845,8 +874,15 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
     lostHome();
   // The pages it wrote, in runs of consecutive ones: in the order they
   // were first written, so a thread that wrote through memory in order
-  // sends few long runs.
+  // sends few long runs.  Not those made here that are zero still.
   compactDirtyList();
+  ForgottenRun Zero;
+  bool Dropped = false;
+  for (uint64_t I = 0; N.AnyFresh && I < N.DirtyCount; I++)
+    Dropped |= dropIfStillZero(rangeOf(N.DirtyList[I]), N.DirtyList[I], Zero);
+  Zero.close();
+  if (Dropped)
+    compactDirtyList();
   uint64_t PagesSent = 0;
   for (uint64_t I = 0; I < N.DirtyCount;) {
     PageRunMessage Run = {N.DirtyList[I], writtenRun(I), 0};

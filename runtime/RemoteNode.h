@@ -36,11 +36,13 @@ void dropPages(uint64_t Address, uint64_t Bytes);
 
 /// [Address, +Bytes) is private anonymous memory home mapped for this
 /// node's thread and has not touched: zero there, so what this node held
-/// there goes and its pages need not be asked for.
+/// there goes and its pages need not be asked for (a small range is made
+/// here whole at once).  Its pages are fresh until the thread leaves.
 void takeFreshRange(uint64_t Address, uint64_t Bytes);
 
 /// The program changed the protection of [Address, +Bytes): its pages are
-/// asked for again, so that home's answer says whether they may be touched.
+/// asked for again, so that home's answer says whether they may be touched
+/// (those made here and written stay).
 void forgetFreshness(uint64_t Address, uint64_t Bytes);
 
 /// The link home failed: nothing sensible can go on.

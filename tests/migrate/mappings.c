@@ -1,4 +1,4 @@
-// MIGRATE-MIN: 8
+// MIGRATE-MIN: 9
 /* Mappings a node makes: anonymous memory mapped away from home reads as
  * zero there, keeps what the node wrote when the thread comes home, and a
  * page of it the node never touched shows what home writes into it on the
@@ -7,7 +7,8 @@
  * never hears of it) reads as zero, and touching it between the two
  * faults as it would at home; pages the node read ahead past such a range
  * go home whole; pages home protects, unmaps or writes between two trips
- * fault or show home's bytes there. */
+ * fault or show home's bytes there; a guard page mapped and protected
+ * away from home faults there. */
 #include <errno.h>
 #include <popcorn.h>
 #include <setjmp.h>
@@ -130,8 +131,30 @@ static int changed_at_home(long *seen)
 	return faults;
 }
 
+/* A guard page: mapped away from home and protected at once, it faults
+ * there as at home, untouched or after the pages around it were written. */
+static int guard_away(void)
+{
+	popcorn_migrate(2);
+	unsigned char *r = mmap(0, 4 * Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+	                        -1, 0);
+	if (r == MAP_FAILED)
+		return -1;
+	mprotect(r + Page, Page, PROT_NONE);
+	int faults = read_faults(r + Page);
+	r[0] = 1;
+	r[2 * Page] = 2;
+	faults += read_faults(r + Page);
+	popcorn_migrate(0);
+	mprotect(r + Page, Page, PROT_READ);
+	int seen = faults * 100 + r[0] + r[Page] + r[2 * Page];
+	munmap(r, 4 * Page);
+	return seen;
+}
+
 int main(void)
 {
+	printf("guard page away from home: %d\n", guard_away());
 	long seen;
 	int faults = changed_at_home(&seen);
 	printf("changed at home: %d faults, seen %ld\n", faults, seen);
