@@ -130,28 +130,6 @@ bool privateDirectory(const char *Dir, uint32_t Euid, TextBuffer &Why) {
   return false;
 }
 
-// The program counts on the lowest free descriptors being its own (the
-// first open after start-up is 3): the socket moves to the top of the
-// first 1024, below the limit.
-int outOfTheWay(int Fd) {
-  struct {
-    uint64_t Current, Max;
-  } Limit;
-  long Top = 1024;
-  if (sys::call6(sys::Prlimit64, 0, 7 /* RLIMIT_NOFILE */, 0, long(&Limit)) == 0 &&
-      Limit.Current < uint64_t(Top))
-    Top = long(Limit.Current);
-  for (long Want = Top - 1; Want > 2 && Want >= Top - 64; Want--) {
-    if (sys::call6(sys::Fcntl, Want, 1 /* F_GETFD */) != -9 /* EBADF */)
-      continue;
-    if (sys::call6(sys::Dup3, Fd, Want, OCloexec) == Want) {
-      sys::call6(sys::Close, Fd);
-      return int(Want);
-    }
-  }
-  return Fd;
-}
-
 // Binds Fd to Address; a socket of that name that nobody serves (left by
 // a killed process with this PID, or by this image before an exec) is
 // replaced.
@@ -451,12 +429,11 @@ void openControlSocket(char **Envp) {
     }
     if (!privateDirectory(Dir, Euid, WhyText))
       break;
-    Fd = sys::aboveStdio(sys::call6(sys::Socket, AfUnix, SockStream | SockCloexec, 0));
+    Fd = sys::outOfTheWay(sys::call6(sys::Socket, AfUnix, SockStream | SockCloexec, 0));
     if (Fd < 0) {
       WhyText << "cannot make a socket: " << errorName(Fd);
       break;
     }
-    Fd = outOfTheWay(int(Fd));
     long R = bindName(int(Fd), Address, Bytes);
     if (R == 0)
       R = sys::call6(sys::Listen, Fd, 8);

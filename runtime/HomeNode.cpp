@@ -215,7 +215,7 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   // Not where the program's standard streams are (it may have started
   // with them closed); the node's ends without close-on-exec.
   int Image = E.Machine == Here ? -1 : int(sys::aboveStdio(ExecutableFile().copyImage(E.Machine), true));
-  Link[0] = int(sys::aboveStdio(Link[0]));
+  Link[0] = int(sys::outOfTheWay(Link[0]));
   int ChildLink = fcntl(Link[1], F_DUPFD, 3), ChildKey = fcntl(KeyPipe[0], F_DUPFD, 3);
   char Path[64], Qemu[32], Env[1024];
   if (E.Machine == Here)
@@ -293,7 +293,7 @@ bool connectNode(NodeEntry &E) {
   } else {
     return failStart("'", E.Host, "' is not an IPv4 or IPv6 address (names are not resolved)");
   }
-  int Fd = int(sys::aboveStdio(socket(Address->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)));
+  int Fd = int(sys::outOfTheWay(socket(Address->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)));
   if (Fd < 0)
     return failStart("no socket: ", strerror(errno));
   pollfd Poll = {Fd, POLLOUT, 0};

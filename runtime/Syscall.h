@@ -100,6 +100,35 @@ inline long aboveStdio(long Fd, bool Inherited = false) {
   return Moved;
 }
 
+// A descriptor the runtime keeps open in the program's process (its
+// control socket, its links to nodes), moved out of the program's way:
+// the program counts on the lowest free descriptors being its own (the
+// first open after start-up is 3; one it closed stays closed, as gnulib's
+// tests check).  It goes to the top of the first 1024, below the limit,
+// close-on-exec; failing that, above the standard streams.
+inline long outOfTheWay(long Fd) {
+  constexpr long RlimitNofile = 7, GetFd = 1, Ebadf = -9, OCloexec = 02000000;
+  struct {
+    uint64_t Current, Max;
+  } Limit;
+  long Top = 1024;
+  if (Fd < 0)
+    return Fd;
+  if (call6(Prlimit64, 0, RlimitNofile, 0, long(&Limit)) == 0 && Limit.Current < uint64_t(Top))
+    Top = long(Limit.Current);
+  for (long Want = Top - 1; Want > 2 && Want >= Top - 64; Want--) {
+    if (Want == Fd)
+      return Fd;
+    if (call6(Fcntl, Want, GetFd) != Ebadf)
+      continue;
+    if (call6(Dup3, Fd, Want, OCloexec) == Want) {
+      call6(Close, Fd);
+      return Want;
+    }
+  }
+  return aboveStdio(Fd);
+}
+
 // Calls Visit(Name) for each entry of directory Path but "." and "..",
 // with raw calls (opendir would allocate in the program's heap); false if
 // the directory cannot be read.  For /proc's small directories.
