@@ -477,6 +477,11 @@ bool controlThreadRuns() {
   return S && S->Owner == sys::call6(sys::Getpid, 0) && !S->Ended;
 }
 
+int controlSocketDescriptor() {
+  ControlServer *S = node().Control;
+  return S ? S->Listen : -1;
+}
+
 void closeControlSocket() {
   ControlServer *S = node().Control;
   if (S && S->Owner == sys::call6(sys::Getpid, 0))

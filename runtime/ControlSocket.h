@@ -22,6 +22,9 @@ void openControlSocket(char **Envp);
 /// has not), which touches no memory of the program.
 bool controlThreadRuns();
 
+/// At home: the socket's descriptor, -1 if there is none.
+int controlSocketDescriptor();
+
 /// At home, as the process ends: removes the socket's name.  Not in a
 /// forked child, which has a copy of the socket but no thread serving it.
 void closeControlSocket();

@@ -615,6 +615,16 @@ void reportMigrations() {
          << N.SyscallsForwarded << " system calls forwarded";
 }
 
+bool isRuntimeDescriptor(long Fd) {
+  NodeState &N = node();
+  if (Fd < 0)
+    return false;
+  for (int I = 1; I < N.NodeCount; I++)
+    if (N.Nodes[I].Link.Fd == Fd)
+      return true;
+  return Fd == controlSocketDescriptor();
+}
+
 const char *isaName(uint16_t Machine) {
   return Machine == EmX86_64 ? "x86_64" : Machine == EmAArch64 ? "aarch64" : nullptr;
 }

@@ -27,6 +27,10 @@ void reportMigrations();
 /// "x86_64" or "aarch64", or null for no such ISA.
 const char *isaName(uint16_t Machine);
 
+/// Whether Fd is one of the runtime's own at home (its control socket, a
+/// link to a node): not the program's to close.
+bool isRuntimeDescriptor(long Fd);
+
 } // namespace popcorn
 
 #endif

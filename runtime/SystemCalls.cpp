@@ -2,6 +2,7 @@
 #include "SystemCalls.h"
 #include "AddressSpace.h"
 #include "ControlSocket.h"
+#include "HomeNode.h"
 #include "NodeMappings.h"
 #include "NodeState.h"
 #include "RemoteNode.h"
@@ -13,7 +14,8 @@
 namespace popcorn {
 
 namespace {
-constexpr long ENOSYS_ = 38, EINVAL_ = 22, ENOTTY_ = 25, ENOMEM_ = 12, ENAMETOOLONG_ = 36;
+constexpr long ENOSYS_ = 38, EINVAL_ = 22, ENOTTY_ = 25, ENOMEM_ = 12, ENAMETOOLONG_ = 36,
+               EBADF_ = 9;
 constexpr int64_t Null = -1; // a null pointer argument in a message
 
 constexpr uint16_t Here = sys::Here;
@@ -567,6 +569,8 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     Result = homeMmap(Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
   } else if (Number == sys::Munmap) {
     Result = homeMunmap(Args[0], Args[1]);
+  } else if (Number == sys::Close && isRuntimeDescriptor(Args[0])) {
+    Result = -EBADF_;
   } else if (Number == sys::Mremap) {
     // The node may hold newer copies of the pages than home: moving home's
     // would lose them.  libc allocates, copies and frees instead.
@@ -636,6 +640,13 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     return homeMremap(A, B, C, D, E);
   case sys::Brk: // the heap comes from the arena too (musl falls back to mmap)
     return -ENOMEM_;
+  case sys::Close:
+    // A program that closes every descriptor past the standard streams
+    // (as daemons do) would cut the links to its nodes: to it they are
+    // not open.
+    if (isRuntimeDescriptor(A))
+      return -EBADF_;
+    break;
   case sys::ExitGroup:
     closeControlSocket();
     break;
