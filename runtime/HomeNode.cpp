@@ -402,8 +402,10 @@ bool startNode(int Id, const StackRegion &Stack) {
   }
   if (!(E.How == Launcher::Tcp ? connectNode(E) : spawnNode(Id, E, Key)))
     return false;
-  if (greetNode(Id, E, Key, Stack))
+  if (greetNode(Id, E, Key, Stack)) {
+    N.LinksOwner = getpid();
     return true;
+  }
   stopNode(E);
   return false;
 }
@@ -619,10 +621,11 @@ bool isRuntimeDescriptor(long Fd) {
   NodeState &N = node();
   if (Fd < 0)
     return false;
+  // A forked child has copies of its parent's: its own to close.
   for (int I = 1; I < N.NodeCount; I++)
     if (N.Nodes[I].Link.Fd == Fd)
-      return true;
-  return Fd == controlSocketDescriptor();
+      return N.LinksOwner == getpid();
+  return Fd == controlSocketDescriptor() && controlThreadRuns();
 }
 
 const char *isaName(uint16_t Machine) {

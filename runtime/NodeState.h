@@ -84,6 +84,7 @@ struct NodeState {
   int Self;         // this process's node number
   int NodeCount;
   NodeEntry Nodes[MaxNodes];
+  int LinksOwner; // home: the process that started the nodes (not a forked child)
 
   // Home: the arena (AddressMap.h) is handed out from Next up; freed
   // ranges are reused first.

@@ -3,10 +3,12 @@
  * out of the program's way: a descriptor the program closed stays closed
  * and the lowest free one is what it is in a run that stays home, on
  * whichever node the call runs (gnulib's test-fcntl and test-cloexec check
- * so), and closing every descriptor does not cut them. */
+ * so), and closing every descriptor does not cut them, while a forked
+ * child closes its copies. */
 #include <fcntl.h>
 #include <popcorn.h>
 #include <stdio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int main(void)
@@ -32,5 +34,20 @@ int main(void)
 	popcorn_migrate(1);
 	popcorn_migrate(0);
 	printf("closed %d, still moving\n", closed);
-	return 0;
+	/* A forked child's copies of the runtime's descriptors are its own
+	 * to close: after closing everything it holds nothing past stderr. */
+	pid_t child = fork();
+	if (child == 0) {
+		for (int i = 3; i < 1024; i++)
+			close(i);
+		int open = 0;
+		for (int i = 3; i < 1024; i++)
+			open += fcntl(i, F_GETFD) != -1;
+		_exit(open);
+	}
+	int status = -1;
+	waitpid(child, &status, 0);
+	printf("a child that closes everything keeps %d open\n",
+	       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
