@@ -51,38 +51,35 @@ bool Channel::receiveHeader(MessageHeader &Header, int WaitMs) {
   return receivePayload(&Header, sizeof Header);
 }
 
+// One receive for everyByte: what came, or EINTR to try again once the
+// link is readable (within TimeoutMs), or 0 if it was not in time.
+long Channel::receiveOrWait(long At, uint64_t Left) {
+  long N = receiveSome(reinterpret_cast<void *>(At), Left);
+  if (N != -11) // EAGAIN: wait, then once more
+    return N;
+  if (!waitReadable(TimeoutMs > 0 ? TimeoutMs : -1)) {
+    TimedOut = true;
+    return 0;
+  }
+  return -4;
+}
+
 bool Channel::receivePayload(void *Into, uint64_t Bytes) {
-  return sys::everyByte(Into, Bytes, [&](long At, uint64_t Left) -> long {
-    long N = receiveSome(reinterpret_cast<void *>(At), Left);
-    if (N != -11) // EAGAIN: wait, then once more
-      return N;
-    if (!waitReadable(TimeoutMs > 0 ? TimeoutMs : -1)) {
-      TimedOut = true;
-      return 0;
-    }
-    return -4;
-  });
+  return sys::everyByte(Into, Bytes,
+                        [this](long At, uint64_t Left) { return receiveOrWait(At, Left); });
 }
 
 long Channel::receiveIntoProgram(void *Into, uint64_t Bytes) {
   constexpr long Efault = -14;
   uint64_t Done = 0;
-  while (Done < Bytes) {
-    long N = receiveSome(static_cast<uint8_t *>(Into) + Done, Bytes - Done);
-    if (N > 0) {
-      Done += uint64_t(N);
-      continue;
-    }
-    if (N == Efault)
-      break;
-    if (N == -11 && waitReadable(TimeoutMs > 0 ? TimeoutMs : -1))
-      continue;
-    if (N == -4)
-      continue;
-    TimedOut = N == -11;
-    return -1;
-  }
-  return long(Done);
+  bool Fault = false;
+  bool All = sys::everyByte(Into, Bytes, [&](long At, uint64_t Left) {
+    long N = receiveOrWait(At, Left);
+    Fault = N == Efault; // the rest waits in the link
+    Done += N > 0 ? uint64_t(N) : 0;
+    return Fault ? 0 : N;
+  });
+  return All || Fault ? long(Done) : -1;
 }
 
 bool Channel::receiveExactly(MessageType Type, void *Into, uint32_t Bytes) {

@@ -52,6 +52,7 @@ private:
   bool sendParts(SendPart *Parts, unsigned Count);
   long receiveSome(void *Into, uint64_t Bytes);
   bool waitReadable(int Ms);
+  long receiveOrWait(long At, uint64_t Left);
 };
 
 } // namespace popcorn

@@ -27,13 +27,16 @@ uint8_t *currentBits() {
   return N.ReadableBits;
 }
 
-} // namespace
-
+// Whether the program runs one thread, this one (the runtime's control
+// thread aside): no other can change a mapping while home reads or writes
+// its pages in place.
 bool programRunsOneThread() {
   int Threads = 0;
   return sys::forEachEntry("/proc/self/task", [&Threads](const char *) { Threads++; }) &&
          Threads == 1 + controlThreadRuns();
 }
+
+} // namespace
 
 bool inPlaceThisTrip() { return node().OneProgramThread && !node().FileMapped; }
 

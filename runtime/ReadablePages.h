@@ -38,11 +38,6 @@ bool readableInPlace(uint64_t Address, uint64_t Pages);
 /// process can be read in place after it (no other thread, no file).
 bool inPlaceThisTrip();
 
-/// Whether the program runs one thread, this one (the runtime's control
-/// thread aside): no other can change a mapping while home reads or
-/// writes its pages in place.
-bool programRunsOneThread();
-
 } // namespace popcorn
 
 #endif
