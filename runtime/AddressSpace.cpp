@@ -79,14 +79,23 @@ bool reserveArena() {
   return true;
 }
 
-void noteMappingCall(long Number, long Flags) {
+void noteMappingCall(long Number, long Prot, long Flags) {
   NodeState &N = node();
-  constexpr long MapAnonymous = 0x20;
+  constexpr long MapAnonymous = 0x20, ProtRead = 1, ProtReadWrite = 3;
+  // Made readable and not writable (PROT_NONE ones are not: home cannot
+  // read them, and serves them as missing).
+  bool ReadOnly = (Prot & ProtReadWrite) == ProtRead;
   if (Number == sys::Mmap) {
     N.MappingChanges += (Flags & sys::MapFixed) != 0;
+    N.ReadOnlyMade += ReadOnly;
     N.FileMapped |= !(Flags & MapAnonymous);
-  } else if (Number == sys::Munmap || Number == sys::Mprotect || Number == sys::Mremap ||
-             Number == sys::Shmat || Number == sys::Shmdt || Number == sys::PkeyMprotect) {
+  } else if (Number == sys::Mprotect || Number == sys::PkeyMprotect) {
+    N.MappingChanges++;
+    N.ReadOnlyMade += ReadOnly;
+  } else if (Number == sys::Mremap || Number == sys::Shmat || Number == sys::Shmdt) {
+    N.MappingChanges++;
+    N.ReadOnlyMade++; // may move or map read-only pages
+  } else if (Number == sys::Munmap) {
     N.MappingChanges++;
   }
 }

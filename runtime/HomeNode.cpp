@@ -7,6 +7,7 @@
 #include "KeyFile.h"
 #include "NodeState.h"
 #include "Report.h"
+#include "ReadOnlyPages.h"
 #include "ReadablePages.h"
 #include "RetainedPages.h"
 #include "Syscall.h"
@@ -450,7 +451,8 @@ void nameNode(Line &L, const NodeEntry &E, int Id) {
 }
 
 // A node's PageRequest: as many of the pages as this process has, from
-// the first.  Sent from the program's memory when they are known readable
+// the first, as long as the program's access to them is the first's
+// (ReadOnlyPages.h).  Sent from the program's memory when they are known readable
 // (ReadablePages.h), else read through the kernel (sys::copyOwnMemory)
 // into the run buffer, which ends the run at a page that is not mapped.
 bool servePages(int Id, Channel &Link, uint32_t Bytes) {
@@ -471,8 +473,12 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
   }
   if (!Pages)
     return Link.send(MessageType::PageMissing, &Request.Address, 8);
+  bool ReadOnly;
+  Pages = sameAccessRun(Request.Address, Pages, ReadOnly);
+  if (ReadOnly)
+    noteReadOnlyHeld(Id);
   N.PagesFetched += Pages;
-  PageRunMessage Run = {Request.Address, Pages, 0};
+  PageRunMessage Run = {Request.Address, Pages, ReadOnly ? PageRunReadOnly : 0u};
   if (!Link.send2(MessageType::PageRun, &Run, sizeof Run, From, Pages * PageBytes))
     return false;
   // Hashed while the node maps them, not before it has them.
@@ -544,12 +550,16 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
       if (!receiveTrace(E.Link, H.Bytes))
         nodeDied(E, Id);
       continue;
+    case MessageType::PageData: // before a call that protects them (returnPages)
+      if (!takePagesBack(Id, E.Link, H.Bytes, inPlaceThisTrip()))
+        nodeDied(E, Id);
+      continue;
     case MessageType::Unmap: {
       UnmapMessage M;
       if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M) ||
           !inArena(M.Address, M.Bytes) || M.Address % PageBytes || M.Bytes % PageBytes)
         nodeDied(E, Id);
-      noteMappingCall(sys::Munmap, 0);
+      noteMappingCall(sys::Munmap, 0, 0);
       if (homeMunmap(long(M.Address), long(M.Bytes)))
         nodeDied(E, Id);
       node().SyscallsForwarded++;

@@ -152,8 +152,10 @@ struct PageRequestMessage {
 struct PageRunMessage {
   uint64_t Address;
   uint32_t Pages;
-  uint32_t Pad;
+  uint32_t Flags; // PageRun: PageRunReadOnly or 0; PageData: 0
 };
+// The program may read the run's pages and not write them.
+inline constexpr uint32_t PageRunReadOnly = 1;
 
 inline constexpr unsigned SyscallArguments = 6;
 

@@ -77,6 +77,10 @@ struct NodeState {
   // thread when the thread last left; the arena pages known readable
   // since MappingChanges was ReadableSince (ReadablePages.h).
   uint64_t MappingChanges;
+  // Home: calls that may have made a page readable and not writable
+  // (ReadOnlyPages.h), counted, and what the maps said of them since.
+  uint64_t ReadOnlyMade;
+  void *ReadOnly;
   bool FileMapped;
   bool OneProgramThread;
   uint8_t *ReadableBits;
@@ -137,6 +141,8 @@ struct NodeState {
   // makes them itself at the first touch instead of asking (RemoteNode.cpp).
   uint8_t *FreshBits[MaxSharedRanges];
   bool AnyFresh;
+  // Pages here that the program may not write, as home served them.
+  uint8_t *ReadOnlyBits[MaxSharedRanges];
   NodeMapping Mappings[MaxNodeMappings];
   uint32_t MappingCount;
   uint64_t *PresentList, *DirtyList;

@@ -104,8 +104,9 @@ uint32_t pagesToAsk(int R, uint64_t A, FetchStream &S) {
 
 // Brings Count pages from A here; returns how many home had (the first of
 // them at least), 0 if not even the first.  The first Writable of them
-// stay writable, the others are read-only.
-uint32_t fetch(uint64_t A, uint32_t Count, uint32_t Writable) {
+// stay writable, the others are read-only; all are if the program may
+// not write them (ReadOnly).
+uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, bool &ReadOnly) {
   NodeState &N = node();
   TraceSpan Fault(TraceKind::PageFault);
   MessageHeader H;
@@ -121,8 +122,12 @@ uint32_t fetch(uint64_t A, uint32_t Count, uint32_t Writable) {
   }
   if (H.Type != MessageType::PageRun || H.Bytes < sizeof Run ||
       !N.HomeLink.receivePayload(&Run, sizeof Run) || Run.Address != A || !Run.Pages ||
-      Run.Pages > Count || H.Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes)
+      Run.Pages > Count || H.Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes ||
+      (Run.Flags & ~PageRunReadOnly))
     lostHome();
+  ReadOnly = Run.Flags & PageRunReadOnly;
+  if (ReadOnly)
+    Writable = 0;
   uint64_t Bytes = uint64_t(Run.Pages) * PageBytes;
   uint64_t WritableBytes = uint64_t(Writable < Run.Pages ? Writable : Run.Pages) * PageBytes;
   sys::call6(sys::Mprotect, long(A), long(Bytes), sys::ProtReadWrite);
@@ -250,6 +255,11 @@ uint32_t writtenRun(uint64_t I) {
          N.DirtyList[I + Pages] == A + Pages * PageBytes && stillWritten(A + Pages * PageBytes))
     Pages++;
   return Pages;
+}
+
+bool isReadOnly(int R, uint64_t A) {
+  PageBit P = bitOf(node().ReadOnlyBits, R, A);
+  return *P.Byte & P.Mask;
 }
 
 bool isFresh(int R, uint64_t A) {
@@ -390,19 +400,23 @@ void onFault(int, siginfo_t *Info, void *Context) {
       bool Write = faultIsWrite(Context);
       uint32_t Writable = !Write ? 0 : Continues && Stream.Writes ? Count : 1;
       Stream.Writes = Write;
-      if (uint32_t Got = fetch(A, Count, Writable)) {
+      bool ReadOnly;
+      if (uint32_t Got = fetch(A, Count, Writable, ReadOnly)) {
         Stream.Next = A + Got * PageBytes;
         for (uint32_t I = 0; I < Got; I++) {
           uint64_t P = A + I * PageBytes;
-          PageBit Bit = bitOf(N.PresentBits, R, P);
+          PageBit Bit = bitOf(N.PresentBits, R, P), Only = bitOf(N.ReadOnlyBits, R, P);
           *Bit.Byte |= Bit.Mask;
+          *Only.Byte = ReadOnly ? uint8_t(*Only.Byte | Only.Mask) : uint8_t(*Only.Byte & ~Only.Mask);
           N.PresentList[N.PresentCount++] = P;
           if (I < Writable)
             noteWritten(R, P);
         }
+        // A write to a page the program may only read faults again, now
+        // on a page that is here: the program's fault, below.
         return;
       }
-    } else if (!(*Dirty.Byte & Dirty.Mask)) {
+    } else if (!(*Dirty.Byte & Dirty.Mask) && !isReadOnly(R, A)) {
       markWritten(R, A);
       return;
     }
@@ -523,8 +537,9 @@ void receiveHello(char **Envp) {
     N.PresentBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     N.DirtyBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     N.FreshBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
+    N.ReadOnlyBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     if (!N.PresentBits[N.SharedCount] || !N.DirtyBits[N.SharedCount] ||
-        !N.FreshBits[N.SharedCount])
+        !N.FreshBits[N.SharedCount] || !N.ReadOnlyBits[N.SharedCount])
       fail("no memory for page bookkeeping");
     N.SharedCount++;
   }
@@ -619,10 +634,11 @@ void forgetAllKept();
 void forgetPage(int R, uint64_t A) {
   NodeState &N = node();
   PageBit P = bitOf(N.PresentBits, R, A), D = bitOf(N.DirtyBits, R, A);
-  PageBit F = bitOf(N.FreshBits, R, A);
+  PageBit F = bitOf(N.FreshBits, R, A), O = bitOf(N.ReadOnlyBits, R, A);
   *P.Byte &= uint8_t(~P.Mask);
   *D.Byte &= uint8_t(~D.Mask);
   *F.Byte &= uint8_t(~F.Mask);
+  *O.Byte &= uint8_t(~O.Mask);
 }
 
 // Once the thread has left, home may write any page: none is fresh.
@@ -838,15 +854,46 @@ bool dropIfStillZero(int R, uint64_t A, ForgottenRun &Run) {
 }
 } // namespace
 
-void forgetFreshness(uint64_t Address, uint64_t Bytes) {
-  // Home's answer for a page asked for again says whether the program may
-  // touch it; one this node made and the program wrote stays.
-  ForgottenRun Run;
-  for (uint64_t A = pageDown(Address); A < Address + Bytes; A += PageBytes)
-    if (int R = rangeOf(A); R >= 0)
-      dropIfStillZero(R, A, Run);
-  Run.close();
-  setFreshness(Address, Bytes, false);
+void returnPages(uint64_t Address, uint64_t Bytes) {
+  NodeState &N = node();
+  uint64_t Low = pageDown(Address), High = pageUp(Address + Bytes);
+  // What the thread wrote there goes home first, in runs, while the
+  // program may still write it there: home takes it back through its
+  // kernel.  A page made here and zero still needs no message.
+  ForgottenRun Gone;
+  PageRunMessage Run = {0, 0, 0};
+  auto Send = [&] {
+    if (Run.Pages && !N.HomeLink.send2(MessageType::PageData, &Run, sizeof Run,
+                                       reinterpret_cast<void *>(Run.Address),
+                                       Run.Pages * PageBytes))
+      lostHome();
+    Run.Pages = 0;
+  };
+  for (uint64_t A = Low; A < High; A += PageBytes) {
+    int R = rangeOf(A);
+    if (R < 0 || !isPresent(R, A) || dropIfStillZero(R, A, Gone) || !stillWritten(A)) {
+      Send();
+      continue;
+    }
+    if (Run.Pages && Run.Address + Run.Pages * PageBytes == A && Run.Pages < MaxPagesPerRun) {
+      Run.Pages++;
+      continue;
+    }
+    Send();
+    Run = {A, 1, 0};
+  }
+  Send();
+  // Then none is here or fresh: each is asked for again, and home's
+  // answer says whether the program may read it or write it.
+  for (uint64_t A = Low; A < High; A += PageBytes) {
+    int R = rangeOf(A);
+    if (R < 0)
+      continue;
+    if (isPresent(R, A))
+      Gone.add(A);
+    forgetPage(R, A);
+  }
+  Gone.close();
 }
 
 RewriteError returnHome(RegisterSet &Registers, int Next) {

@@ -40,10 +40,10 @@ void dropPages(uint64_t Address, uint64_t Bytes);
 /// here whole at once).  Its pages are fresh until the thread leaves.
 void takeFreshRange(uint64_t Address, uint64_t Bytes);
 
-/// The program changed the protection of [Address, +Bytes): its pages are
-/// asked for again, so that home's answer says whether they may be touched
-/// (those made here and written stay).
-void forgetFreshness(uint64_t Address, uint64_t Bytes);
+/// The program is about to change the protection of [Address, +Bytes):
+/// the pages the thread wrote there go home, and every page there is
+/// asked for again, so that home's answer says how it may be touched.
+void returnPages(uint64_t Address, uint64_t Bytes);
 
 /// The link home failed: nothing sensible can go on.
 [[noreturn]] void lostHome();

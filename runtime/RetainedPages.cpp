@@ -16,6 +16,10 @@ struct HeldPages {
   uint64_t Count;
   uint32_t *SlotOfArenaPage; // list index + 1, 0: not held
   bool Overflowed; // the node got more than MaxChecked: none is hashed
+  // Access: whether the node got a page read-only since it last forgot
+  // all, and the counts of mapping calls when the thread last went there.
+  bool HoldsReadOnly;
+  uint64_t MappingChangesSeen, ReadOnlyMadeSeen;
 };
 
 constexpr uint64_t ArenaPages = ArenaBytes / PageBytes;
@@ -63,6 +67,7 @@ bool forgetAll(HeldPages &H, Channel &Link) {
     slotOf(H, H.Address[I]) = 0;
   H.Count = 0;
   H.Overflowed = false;
+  H.HoldsReadOnly = false;
   return Link.send(MessageType::ForgetAll, nullptr, 0);
 }
 
@@ -131,11 +136,28 @@ void checkThroughKernel(HeldPages &H, const uint64_t *Index, uint64_t Count) {
   }
 }
 
+void noteReadOnlyHeld(int Node) {
+  if (HeldPages *H = heldBy(Node))
+    H->HoldsReadOnly = true;
+}
+
 bool forgetChangedPages(int Node, Channel &Link) {
+  NodeState &N = node();
   HeldPages *H = heldBy(Node);
-  if (!H || (!H->Count && !H->Overflowed))
+  if (!H)
     return true;
-  if (H->Overflowed)
+  // A node maps a page it holds as home served it, writable or not; its
+  // content may be the same and its access not.  Calls that make a page
+  // read-only are rare (malloc's make memory writable or inaccessible,
+  // and a page home cannot read any more is found below); any mapping
+  // call may make writable a page the node holds read-only.
+  bool AccessChanged = H->ReadOnlyMadeSeen != N.ReadOnlyMade ||
+                       (H->HoldsReadOnly && H->MappingChangesSeen != N.MappingChanges);
+  H->ReadOnlyMadeSeen = N.ReadOnlyMade;
+  H->MappingChangesSeen = N.MappingChanges;
+  if (!H->Count && !H->Overflowed)
+    return true;
+  if (H->Overflowed || AccessChanged)
     return forgetAll(*H, Link);
   // First pass: home's copies, in place where they cannot fault (0.4 us
   // a page here), else through the kernel (1.3 us).  A changed page's

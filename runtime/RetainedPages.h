@@ -9,7 +9,8 @@
 // Forget message before the Migrate.  A hash costs about as much as copying
 // the page in memory; fetching it again costs a round trip.  A node that
 // holds more pages than are worth checking at every departure forgets
-// them all (RetainedPages.cpp: MaxChecked).
+// them all (RetainedPages.cpp: MaxChecked), and so does a node whose
+// pages' access may have changed (ReadOnlyPages.h).
 //
 // (The kernel's soft-dirty bits would say which pages home wrote without
 // reading them, but kernels without CONFIG_MEM_SOFT_DIRTY, this machine's
@@ -26,6 +27,9 @@ namespace popcorn {
 /// Home: node Node now holds the page at Address with these bytes (served
 /// to it, or written by it and returned).
 void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes);
+
+/// Home: node Node got a page that the program may not write.
+void noteReadOnlyHeld(int Node);
 
 /// Home: tells Node, before the thread goes there, which pages it holds
 /// are no longer home's content (Forget messages); false if the link broke.

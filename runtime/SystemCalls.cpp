@@ -399,6 +399,8 @@ long remoteSyscall(long Number, const long *A) {
     // a round trip saved, as for the ranges kept above.
     if (Number == sys::Munmap && unmapAtHome(Address, Bytes))
       return 0;
+    if (Number == sys::Mprotect)
+      returnPages(Address, Bytes);
     long R = forward(RowIndex, A);
     if (sys::failed(R))
       return R;
@@ -408,8 +410,6 @@ long remoteSyscall(long Number, const long *A) {
       noteNodeMapping(uint64_t(R), Bytes, A[2], A[3]);
     } else if (Number == sys::Mmap || Number == sys::Munmap)
       dropPages(uint64_t(Number == sys::Mmap ? R : A[0]), pageUp(uint64_t(A[1])));
-    else if (Number == sys::Mprotect)
-      forgetFreshness(uint64_t(A[0]), pageUp(uint64_t(A[1])));
     return R;
   }
   case RunAt::Home:
@@ -551,7 +551,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
 
   long Result;
   int16_t Number = numberOn(Row, Here);
-  noteMappingCall(Number, Args[3]);
+  noteMappingCall(Number, Args[2], Args[3]);
   if (Number < 0) {
     Result = -ENOSYS_;
   } else if (Number == sys::Fcntl) {
@@ -630,7 +630,7 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     long Args[SyscallArguments] = {A, B, C, D, E, F};
     return remoteSyscall(Number, Args);
   }
-  noteMappingCall(Number, D);
+  noteMappingCall(Number, C, D);
   switch (Number) {
   case sys::Mmap:
     return homeMmap(A, B, C, D, E, F);
