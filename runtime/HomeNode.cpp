@@ -687,6 +687,26 @@ bool readNodeTable(char **Envp) {
   return true;
 }
 
+// A forked child has copies of its parent's links, to nodes that serve
+// the parent's thread: it closes them (the parent keeps its own) and
+// starts nodes of its own, which hold none of its pages yet.
+void leaveParentsNodes() {
+  NodeState &N = node();
+  if (!N.LinksOwner || N.LinksOwner == getpid())
+    return;
+  for (int I = 1; I < N.NodeCount; I++) {
+    NodeEntry &E = N.Nodes[I];
+    if (E.Link.Fd >= 0)
+      close(E.Link.Fd);
+    E.Link.Fd = -1;
+    E.Pid = 0;
+    E.SignalActionsSent = 0;
+    E.StackAtHome = false;
+  }
+  forgetAllHeld();
+  N.LinksOwner = 0;
+}
+
 int migrateAway(RegisterSet &Registers, int Target) {
   NodeState &N = node();
   // Starting the node and flushing stdio may set errno; the thread takes
@@ -699,6 +719,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
     return ENOMEM;
   if (T->Current != 0)
     return EAGAIN;
+  leaveParentsNodes();
   NodeEntry &E = N.Nodes[Target];
   if (E.Link.Fd < 0) {
     if (!startNode(Target, T->Reach)) {

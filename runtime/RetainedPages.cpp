@@ -136,6 +136,17 @@ void checkThroughKernel(HeldPages &H, const uint64_t *Index, uint64_t Count) {
   }
 }
 
+void forgetAllHeld() {
+  NodeState &N = node();
+  for (int Node = 0; N.Held && Node < MaxNodes; Node++) {
+    HeldPages &H = static_cast<HeldPages *>(N.Held)[Node];
+    for (uint64_t I = 0; H.Address && I < H.Count; I++)
+      slotOf(H, H.Address[I]) = 0;
+    H.Count = 0;
+    H.Overflowed = H.HoldsReadOnly = false;
+  }
+}
+
 void noteReadOnlyHeld(int Node) {
   if (HeldPages *H = heldBy(Node))
     H->HoldsReadOnly = true;

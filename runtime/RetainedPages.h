@@ -28,6 +28,9 @@ namespace popcorn {
 /// to it, or written by it and returned).
 void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes);
 
+/// Home: no node holds any page (a forked child's nodes are its own).
+void forgetAllHeld();
+
 /// Home: node Node got a page that the program may not write.
 void noteReadOnlyHeld(int Node);
 

@@ -3,7 +3,8 @@
  * popen called on a node run at home (the thread goes home for them), the
  * children are home's and are waited for from the node, and an exec from
  * a node replaces the program at home.  The program it execs (itself,
- * with an argument) moves too: the migrations counted are that one's. */
+ * with an argument) moves too: the migrations counted are that one's.  A
+ * forked child moves on nodes of its own. */
 #include <popcorn.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -22,6 +23,49 @@ static int status_of(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+static long work(int i)
+{
+	long s = 0;
+	for (int k = 0; k < 1000; k++)
+		s += (long)(k ^ i) * (k + i);
+	return s;
+}
+
+/* A forked child moves to the same node as its parent, both at once:
+ * each has nodes of its own (a child moving on its parent's links would
+ * send its thread to a node that serves the parent's). */
+static void moving_child(int node)
+{
+	int fds[2];
+	if (pipe(fds))
+		return;
+	popcorn_migrate(node); /* the parent's node is started */
+	popcorn_migrate(0);
+	fflush(stdout);
+	pid_t child = fork();
+	if (child == 0) {
+		long s = 0;
+		for (int i = 0; i < 10; i++) {
+			popcorn_migrate(node);
+			s += work(i);
+			popcorn_migrate(0);
+		}
+		_exit(write(fds[1], &s, sizeof s) == sizeof s ? 0 : 1);
+	}
+	long s = 0, from_child = 0;
+	for (int i = 0; i < 10; i++) {
+		popcorn_migrate(node);
+		s += work(i + 1);
+		popcorn_migrate(0);
+	}
+	if (read(fds[0], &from_child, sizeof from_child) != sizeof from_child)
+		from_child = -1;
+	int status = status_of(child);
+	close(fds[0]);
+	close(fds[1]);
+	printf("node %d: moving child %ld, status %d, parent %ld\n", node, from_child, status, s);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1) { /* the program exec'd at the end */
@@ -33,6 +77,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (int node = 2; node >= 1; node--) {
+		moving_child(node);
 		popcorn_migrate(node);
 		fflush(stdout);
 		pid_t child = fork();
