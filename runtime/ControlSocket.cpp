@@ -368,11 +368,15 @@ void serveRequests(ControlServer &S) {
       short Events, Returned;
     } Wait = {S.Listen, 1 /* POLLIN */, 0};
     long Ready = sys::call6(sys::Ppoll, long(&Wait), 1, 0, 0, 8);
-    if (Ready == -Eintr || Ready == 0)
+    // Moved meanwhile, out of the way of the program's dup2 (HomeNode.cpp:
+    // moveRuntimeDescriptor): the same socket under another number.
+    if (Ready == -Eintr || Ready == 0 || Wait.Fd != S.Listen)
       continue;
     if (Ready < 0 || (Wait.Returned & 0x20 /* POLLNVAL */))
       return; // the program closed or replaced a shared descriptor
-    long Fd = sys::call6(sys::Accept4, S.Listen, 0, 0, SockCloexec | 04000 /* SOCK_NONBLOCK */);
+    long Fd = sys::call6(sys::Accept4, Wait.Fd, 0, 0, SockCloexec | 04000 /* SOCK_NONBLOCK */);
+    if (Fd < 0 && Wait.Fd != S.Listen)
+      continue;
     if (Fd == -Eintr || Fd == -Econnaborted || Fd == -Eagain)
       continue;
     if (Fd == -24 || Fd == -23 || Fd == -105 || Fd == -12) {
@@ -475,6 +479,11 @@ void openControlSocket(char **Envp) {
 bool controlThreadRuns() {
   ControlServer *S = node().Control;
   return S && S->Owner == sys::call6(sys::Getpid, 0) && !S->Ended;
+}
+
+void controlSocketMoved(int Fd) {
+  if (ControlServer *S = node().Control)
+    __atomic_store_n(&S->Listen, Fd, __ATOMIC_RELEASE);
 }
 
 int controlSocketDescriptor() {

@@ -25,6 +25,9 @@ bool controlThreadRuns();
 /// At home: the socket's descriptor, -1 if there is none.
 int controlSocketDescriptor();
 
+/// At home: the socket is now descriptor Fd.
+void controlSocketMoved(int Fd);
+
 /// At home, as the process ends: removes the socket's name.  Not in a
 /// forked child, which has a copy of the socket but no thread serving it.
 void closeControlSocket();

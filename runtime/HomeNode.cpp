@@ -638,6 +638,20 @@ bool isRuntimeDescriptor(long Fd) {
   return Fd == controlSocketDescriptor() && controlThreadRuns();
 }
 
+void moveRuntimeDescriptor(long Fd) {
+  NodeState &N = node();
+  if (!isRuntimeDescriptor(Fd))
+    return;
+  int Moved = int(sys::outOfTheWay(Fd, false));
+  if (Moved == Fd)
+    return; // no room: the program's call takes it, as before
+  for (int I = 1; I < N.NodeCount; I++)
+    if (N.Nodes[I].Link.Fd == Fd)
+      N.Nodes[I].Link.Fd = Moved;
+  if (Fd == controlSocketDescriptor())
+    controlSocketMoved(Moved);
+}
+
 const char *isaName(uint16_t Machine) {
   return Machine == EmX86_64 ? "x86_64" : Machine == EmAArch64 ? "aarch64" : nullptr;
 }

@@ -31,6 +31,11 @@ const char *isaName(uint16_t Machine);
 /// link to a node): not the program's to close.
 bool isRuntimeDescriptor(long Fd);
 
+/// At home, before the program's dup2 or dup3 onto Fd: if Fd is one of the
+/// runtime's, the runtime's goes to another number, and the program gets
+/// Fd as it would without the runtime.
+void moveRuntimeDescriptor(long Fd);
+
 } // namespace popcorn
 
 #endif

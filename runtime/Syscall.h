@@ -48,7 +48,7 @@ enum : long {
   Nanosleep = number(35, 101), RtSigprocmask = number(14, 135), Semctl = number(66, 191),
   RtSigpending = number(127, 136), RtSigtimedwait = number(128, 137), Tgkill = number(234, 131),
   Shmat = number(30, 196), Shmdt = number(67, 197), PkeyMprotect = number(329, 288),
-  Getdents64 = number(217, 61)
+  Getdents64 = number(217, 61), Dup2 = number(33, -1)
 };
 
 #if defined(__x86_64__)
@@ -105,8 +105,10 @@ inline long aboveStdio(long Fd, bool Inherited = false) {
 // the program counts on the lowest free descriptors being its own (the
 // first open after start-up is 3; one it closed stays closed, as gnulib's
 // tests check).  It goes to the top of the first 1024, below the limit,
-// close-on-exec; failing that, above the standard streams.
-inline long outOfTheWay(long Fd) {
+// close-on-exec; failing that, above the standard streams.  MayStay
+// false: to another number than Fd even if Fd is one of those, the
+// lowest free one if none of those is free (Fd if none at all).
+inline long outOfTheWay(long Fd, bool MayStay = true) {
   constexpr long RlimitNofile = 7, GetFd = 1, Ebadf = -9, OCloexec = 02000000;
   struct {
     uint64_t Current, Max;
@@ -117,7 +119,7 @@ inline long outOfTheWay(long Fd) {
   if (call6(Prlimit64, 0, RlimitNofile, 0, long(&Limit)) == 0 && Limit.Current < uint64_t(Top))
     Top = long(Limit.Current);
   for (long Want = Top - 1; Want > 2 && Want >= Top - 64; Want--) {
-    if (Want == Fd)
+    if (Want == Fd && MayStay)
       return Fd;
     if (call6(Fcntl, Want, GetFd) != Ebadf)
       continue;
@@ -126,7 +128,13 @@ inline long outOfTheWay(long Fd) {
       return Want;
     }
   }
-  return aboveStdio(Fd);
+  if (MayStay)
+    return aboveStdio(Fd);
+  long Moved = call6(Fcntl, Fd, 1030 /* F_DUPFD_CLOEXEC */, 3);
+  if (failed(Moved))
+    return Fd;
+  call6(Close, Fd);
+  return Moved;
 }
 
 // Calls Visit(Name) for each entry of directory Path but "." and "..",

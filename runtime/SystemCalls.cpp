@@ -552,6 +552,8 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
   long Result;
   int16_t Number = numberOn(Row, Here);
   noteMappingCall(Number, Args[2], Args[3]);
+  if (Number >= 0 && (Number == sys::Dup2 || Number == sys::Dup3) && Args[0] != Args[1])
+    moveRuntimeDescriptor(Args[1]); // the program gets that number
   if (Number < 0) {
     Result = -ENOSYS_;
   } else if (Number == sys::Fcntl) {
@@ -571,6 +573,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     Result = homeMunmap(Args[0], Args[1]);
   } else if (Number == sys::Close && isRuntimeDescriptor(Args[0])) {
     Result = -EBADF_;
+
   } else if (Number == sys::Mremap) {
     // The node may hold newer copies of the pages than home: moving home's
     // would lose them.  libc allocates, copies and frees instead.
@@ -631,6 +634,10 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     return remoteSyscall(Number, Args);
   }
   noteMappingCall(Number, C, D);
+  // dup2 onto one of the runtime's descriptors gets it; the runtime's
+  // moves.  (Not a case below: dup2 is -1 on aarch64, as is arch_prctl.)
+  if (sys::Dup2 >= 0 && Number == sys::Dup2 && A != B)
+    moveRuntimeDescriptor(B);
   switch (Number) {
   case sys::Mmap:
     return homeMmap(A, B, C, D, E, F);
@@ -649,6 +656,10 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     break;
   case sys::ExitGroup:
     closeControlSocket();
+    break;
+  case sys::Dup3:
+    if (A != B)
+      moveRuntimeDescriptor(B);
     break;
   case sys::RtSigaction:
     if (B)

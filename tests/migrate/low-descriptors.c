@@ -1,13 +1,15 @@
-// MIGRATE-MIN: 4
+// MIGRATE-MIN: 6
 /* The runtime's own descriptors (its links to the nodes it starts) stay
  * out of the program's way: a descriptor the program closed stays closed
  * and the lowest free one is what it is in a run that stays home, on
  * whichever node the call runs (gnulib's test-fcntl and test-cloexec check
- * so), and closing every descriptor does not cut them, while a forked
- * child closes its copies. */
+ * so), closing every descriptor does not cut them and dup2 onto one
+ * gives the program that number, while a forked child closes its
+ * copies. */
 #include <fcntl.h>
 #include <popcorn.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,6 +36,27 @@ int main(void)
 	popcorn_migrate(1);
 	popcorn_migrate(0);
 	printf("closed %d, still moving\n", closed);
+	/* dup2 onto the top descriptors of the first 1024 (the runtime keeps
+	 * its own there) gives them to the program, at home and on a node,
+	 * and the thread still moves. */
+	struct rlimit limit;
+	int top = 1024;
+	if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < 1024)
+		top = (int)limit.rlim_cur;
+	int taken = 0, open = 0;
+	for (int i = top - 16; i < top; i++)
+		taken += dup2(1, i) == i;
+	popcorn_migrate(2);
+	popcorn_migrate(1);
+	for (int i = top - 32; i < top - 16; i++)
+		taken += dup2(1, i) == i;
+	popcorn_migrate(2);
+	popcorn_migrate(0);
+	for (int i = top - 32; i < top; i++) {
+		open += fcntl(i, F_GETFD) != -1;
+		close(i);
+	}
+	printf("dup2 onto the top: %d taken, %d open, still moving\n", taken, open);
 	/* A forked child's copies of the runtime's descriptors are its own
 	 * to close: after closing everything it holds nothing past stderr. */
 	pid_t child = fork();
