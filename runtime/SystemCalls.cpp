@@ -380,7 +380,14 @@ long remoteSyscall(long Number, const long *A) {
   case RunAt::Exit:
     exitProgram(A[0]);
   case RunAt::Mapping: {
-    if (Number == sys::Madvise)
+    // Advice on how memory will be used counts where the memory is, at
+    // home, and may be ignored; musl's free gives MADV_FREE all the time.
+    constexpr long Normal = 0, Random = 1, Sequential = 2, WillNeed = 3, Free = 8, Cold = 20,
+                   PageOut = 21, DontNeed = 4, Remove = 9, DontNeedLocked = 24;
+    long Advice = A[2];
+    if (Number == sys::Madvise && (Advice == Normal || Advice == Random || Advice == Sequential ||
+                                   Advice == WillNeed || Advice == Free || Advice == Cold ||
+                                   Advice == PageOut))
       return 0;
     if (Number == sys::Brk)
       return -ENOMEM_;
@@ -408,8 +415,13 @@ long remoteSyscall(long Number, const long *A) {
     if (Fresh) {
       takeFreshRange(uint64_t(R), Bytes);
       noteNodeMapping(uint64_t(R), Bytes, A[2], A[3]);
-    } else if (Number == sys::Mmap || Number == sys::Munmap)
+    } else if (Number == sys::Mmap || Number == sys::Munmap ||
+               (Number == sys::Madvise && (Advice == DontNeed || Advice == Remove ||
+                                           Advice == DontNeedLocked))) {
+      // Those madvise discard the pages (what the thread reads next is
+      // zero, or the file's); the others keep them as they are.
       dropPages(uint64_t(Number == sys::Mmap ? R : A[0]), pageUp(uint64_t(A[1])));
+    }
     return R;
   }
   case RunAt::Home:

@@ -1,4 +1,4 @@
-// MIGRATE-MIN: 9
+// MIGRATE-MIN: 10
 /* Mappings a node makes: anonymous memory mapped away from home reads as
  * zero there, keeps what the node wrote when the thread comes home, and a
  * page of it the node never touched shows what home writes into it on the
@@ -8,7 +8,8 @@
  * faults as it would at home; pages the node read ahead past such a range
  * go home whole; pages home protects, unmaps or writes between two trips
  * fault or show home's bytes there; a guard page mapped and protected
- * away from home faults there. */
+ * away from home faults there; pages given up with MADV_DONTNEED away
+ * from home are zero. */
 #include <errno.h>
 #include <popcorn.h>
 #include <setjmp.h>
@@ -152,8 +153,29 @@ static int guard_away(void)
 	return seen;
 }
 
+/* Pages written away from home and given up with MADV_DONTNEED read as
+ * zero there, as at home, and stay zero when the thread comes back;
+ * MADV_FREE, a hint, keeps or drops them as at home (read after a write). */
+static long given_up(void)
+{
+	popcorn_migrate(2);
+	unsigned char *r = map_filled(4, 0x11);
+	if (!r)
+		return -1;
+	madvise(r, 2 * Page, MADV_DONTNEED);
+	long seen = sum(r, 4 * Page);
+	madvise(r + 2 * Page, Page, MADV_FREE);
+	r[2 * Page] = 5;
+	seen += r[2 * Page];
+	popcorn_migrate(0);
+	seen += sum(r, 4 * Page);
+	munmap(r, 4 * Page);
+	return seen;
+}
+
 int main(void)
 {
+	printf("given up away from home: %ld\n", given_up());
 	printf("guard page away from home: %d\n", guard_away());
 	long seen;
 	int faults = changed_at_home(&seen);
