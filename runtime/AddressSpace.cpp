@@ -86,8 +86,10 @@ void noteMappingCall(long Number, long Prot, long Flags) {
   // read them, and serves them as missing).
   bool ReadOnly = (Prot & ProtReadWrite) == ProtRead;
   if (Number == sys::Mmap) {
+    constexpr long MapType = 0xf, MapPrivate = 2;
     N.MappingChanges += (Flags & sys::MapFixed) != 0;
     N.ReadOnlyMade += ReadOnly;
+    N.SharedMade += (Flags & MapType) != MapPrivate;
     N.FileMapped |= !(Flags & MapAnonymous);
   } else if (Number == sys::Mprotect || Number == sys::PkeyMprotect) {
     N.MappingChanges++;
@@ -95,6 +97,7 @@ void noteMappingCall(long Number, long Prot, long Flags) {
   } else if (Number == sys::Mremap || Number == sys::Shmat || Number == sys::Shmdt) {
     N.MappingChanges++;
     N.ReadOnlyMade++; // may move or map read-only pages
+    N.SharedMade += Number == sys::Shmat;
   } else if (Number == sys::Munmap) {
     N.MappingChanges++;
   }

@@ -7,7 +7,7 @@
 #include "KeyFile.h"
 #include "NodeState.h"
 #include "Report.h"
-#include "ReadOnlyPages.h"
+#include "PageAccess.h"
 #include "ReadablePages.h"
 #include "RetainedPages.h"
 #include "Syscall.h"
@@ -452,7 +452,7 @@ void nameNode(Line &L, const NodeEntry &E, int Id) {
 
 // A node's PageRequest: as many of the pages as this process has, from
 // the first, as long as the program's access to them is the first's
-// (ReadOnlyPages.h).  Sent from the program's memory when they are known readable
+// (PageAccess.h).  Sent from the program's memory when they are known readable
 // (ReadablePages.h), else read through the kernel (sys::copyOwnMemory)
 // into the run buffer, which ends the run at a page that is not mapped.
 bool servePages(int Id, Channel &Link, uint32_t Bytes) {
@@ -473,12 +473,12 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
   }
   if (!Pages)
     return Link.send(MessageType::PageMissing, &Request.Address, 8);
-  bool ReadOnly;
-  Pages = sameAccessRun(Request.Address, Pages, ReadOnly);
-  if (ReadOnly)
+  uint32_t Flags;
+  Pages = sameAccessRun(Request.Address, Pages, Flags);
+  if (Flags & PageRunReadOnly)
     noteReadOnlyHeld(Id);
   N.PagesFetched += Pages;
-  PageRunMessage Run = {Request.Address, Pages, ReadOnly ? PageRunReadOnly : 0u};
+  PageRunMessage Run = {Request.Address, Pages, Flags};
   if (!Link.send2(MessageType::PageRun, &Run, sizeof Run, From, Pages * PageBytes))
     return false;
   // Hashed while the node maps them, not before it has them.

@@ -77,10 +77,11 @@ struct NodeState {
   // thread when the thread last left; the arena pages known readable
   // since MappingChanges was ReadableSince (ReadablePages.h).
   uint64_t MappingChanges;
-  // Home: calls that may have made a page readable and not writable
-  // (ReadOnlyPages.h), counted, and what the maps said of them since.
-  uint64_t ReadOnlyMade;
-  void *ReadOnly;
+  // Home: calls that may have made a page readable and not writable, or
+  // mapped memory shared with other processes (PageAccess.h), counted,
+  // and what the maps said of those pages since.
+  uint64_t ReadOnlyMade, SharedMade;
+  void *PageKinds;
   bool FileMapped;
   bool OneProgramThread;
   uint8_t *ReadableBits;
@@ -141,8 +142,11 @@ struct NodeState {
   // makes them itself at the first touch instead of asking (RemoteNode.cpp).
   uint8_t *FreshBits[MaxSharedRanges];
   bool AnyFresh;
-  // Pages here that the program may not write, as home served them.
+  // Pages here that the program may not write, and pages here shared
+  // with other processes, as home served them (PageAccess.h).
   uint8_t *ReadOnlyBits[MaxSharedRanges];
+  uint8_t *SharedBits[MaxSharedRanges];
+  bool AnyShared;
   NodeMapping Mappings[MaxNodeMappings];
   uint32_t MappingCount;
   uint64_t *PresentList, *DirtyList;

@@ -59,6 +59,11 @@ PageBit bitOf(uint8_t *const *Bits, int R, uint64_t A) {
   return {&Bits[R][I / 8], uint8_t(1u << (I % 8))};
 }
 
+void setBit(uint8_t *const *Bits, int R, uint64_t A, bool Set) {
+  PageBit P = bitOf(Bits, R, A);
+  *P.Byte = Set ? uint8_t(*P.Byte | P.Mask) : uint8_t(*P.Byte & ~P.Mask);
+}
+
 bool isPresent(int R, uint64_t A) {
   PageBit P = bitOf(node().PresentBits, R, A);
   return *P.Byte & P.Mask;
@@ -105,8 +110,8 @@ uint32_t pagesToAsk(int R, uint64_t A, FetchStream &S) {
 // Brings Count pages from A here; returns how many home had (the first of
 // them at least), 0 if not even the first.  The first Writable of them
 // stay writable, the others are read-only; all are if the program may
-// not write them (ReadOnly).
-uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, bool &ReadOnly) {
+// not write them.  Flags: home's PageRunReadOnly and PageRunShared.
+uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, uint32_t &Flags) {
   NodeState &N = node();
   TraceSpan Fault(TraceKind::PageFault);
   MessageHeader H;
@@ -123,10 +128,10 @@ uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, bool &ReadOnly) {
   if (H.Type != MessageType::PageRun || H.Bytes < sizeof Run ||
       !N.HomeLink.receivePayload(&Run, sizeof Run) || Run.Address != A || !Run.Pages ||
       Run.Pages > Count || H.Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes ||
-      (Run.Flags & ~PageRunReadOnly))
+      (Run.Flags & ~(PageRunReadOnly | PageRunShared)))
     lostHome();
-  ReadOnly = Run.Flags & PageRunReadOnly;
-  if (ReadOnly)
+  Flags = Run.Flags;
+  if (Flags & PageRunReadOnly)
     Writable = 0;
   uint64_t Bytes = uint64_t(Run.Pages) * PageBytes;
   uint64_t WritableBytes = uint64_t(Writable < Run.Pages ? Writable : Run.Pages) * PageBytes;
@@ -400,14 +405,16 @@ void onFault(int, siginfo_t *Info, void *Context) {
       bool Write = faultIsWrite(Context);
       uint32_t Writable = !Write ? 0 : Continues && Stream.Writes ? Count : 1;
       Stream.Writes = Write;
-      bool ReadOnly;
-      if (uint32_t Got = fetch(A, Count, Writable, ReadOnly)) {
+      uint32_t Flags;
+      if (uint32_t Got = fetch(A, Count, Writable, Flags)) {
         Stream.Next = A + Got * PageBytes;
+        N.AnyShared |= (Flags & PageRunShared) != 0;
         for (uint32_t I = 0; I < Got; I++) {
           uint64_t P = A + I * PageBytes;
-          PageBit Bit = bitOf(N.PresentBits, R, P), Only = bitOf(N.ReadOnlyBits, R, P);
+          PageBit Bit = bitOf(N.PresentBits, R, P);
           *Bit.Byte |= Bit.Mask;
-          *Only.Byte = ReadOnly ? uint8_t(*Only.Byte | Only.Mask) : uint8_t(*Only.Byte & ~Only.Mask);
+          setBit(N.ReadOnlyBits, R, P, Flags & PageRunReadOnly);
+          setBit(N.SharedBits, R, P, Flags & PageRunShared);
           N.PresentList[N.PresentCount++] = P;
           if (I < Writable)
             noteWritten(R, P);
@@ -538,8 +545,10 @@ void receiveHello(char **Envp) {
     N.DirtyBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     N.FreshBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     N.ReadOnlyBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
+    N.SharedBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     if (!N.PresentBits[N.SharedCount] || !N.DirtyBits[N.SharedCount] ||
-        !N.FreshBits[N.SharedCount] || !N.ReadOnlyBits[N.SharedCount])
+        !N.FreshBits[N.SharedCount] || !N.ReadOnlyBits[N.SharedCount] ||
+        !N.SharedBits[N.SharedCount])
       fail("no memory for page bookkeeping");
     N.SharedCount++;
   }
@@ -634,11 +643,11 @@ void forgetAllKept();
 void forgetPage(int R, uint64_t A) {
   NodeState &N = node();
   PageBit P = bitOf(N.PresentBits, R, A), D = bitOf(N.DirtyBits, R, A);
-  PageBit F = bitOf(N.FreshBits, R, A), O = bitOf(N.ReadOnlyBits, R, A);
   *P.Byte &= uint8_t(~P.Mask);
   *D.Byte &= uint8_t(~D.Mask);
-  *F.Byte &= uint8_t(~F.Mask);
-  *O.Byte &= uint8_t(~O.Mask);
+  setBit(N.FreshBits, R, A, false);
+  setBit(N.ReadOnlyBits, R, A, false);
+  setBit(N.SharedBits, R, A, false);
 }
 
 // Once the thread has left, home may write any page: none is fresh.
@@ -854,35 +863,43 @@ bool dropIfStillZero(int R, uint64_t A, ForgottenRun &Run) {
 }
 } // namespace
 
-void returnPages(uint64_t Address, uint64_t Bytes) {
-  NodeState &N = node();
-  uint64_t Low = pageDown(Address), High = pageUp(Address + Bytes);
-  // What the thread wrote there goes home first, in runs, while the
-  // program may still write it there: home takes it back through its
-  // kernel.  A page made here and zero still needs no message.
-  ForgottenRun Gone;
+namespace {
+// Written pages sent home ahead of the thread, in runs of consecutive ones.
+struct WrittenRun {
   PageRunMessage Run = {0, 0, 0};
-  auto Send = [&] {
-    if (Run.Pages && !N.HomeLink.send2(MessageType::PageData, &Run, sizeof Run,
-                                       reinterpret_cast<void *>(Run.Address),
-                                       Run.Pages * PageBytes))
-      lostHome();
-    Run.Pages = 0;
-  };
-  for (uint64_t A = Low; A < High; A += PageBytes) {
-    int R = rangeOf(A);
-    if (R < 0 || !isPresent(R, A) || dropIfStillZero(R, A, Gone) || !stillWritten(A)) {
-      Send();
-      continue;
-    }
+  void add(uint64_t A) {
     if (Run.Pages && Run.Address + Run.Pages * PageBytes == A && Run.Pages < MaxPagesPerRun) {
       Run.Pages++;
-      continue;
+      return;
     }
-    Send();
+    send();
     Run = {A, 1, 0};
   }
-  Send();
+  void send() {
+    if (Run.Pages && !node().HomeLink.send2(MessageType::PageData, &Run, sizeof Run,
+                                            reinterpret_cast<void *>(Run.Address),
+                                            Run.Pages * PageBytes))
+      lostHome();
+    Run.Pages = 0;
+  }
+};
+} // namespace
+
+void returnPages(uint64_t Address, uint64_t Bytes) {
+  uint64_t Low = pageDown(Address), High = pageUp(Address + Bytes);
+  // What the thread wrote there goes home first, while the program may
+  // still write it there: home takes it back through its kernel.  A page
+  // made here and zero still needs no message.
+  ForgottenRun Gone;
+  WrittenRun Written;
+  for (uint64_t A = Low; A < High; A += PageBytes) {
+    int R = rangeOf(A);
+    if (R < 0 || !isPresent(R, A) || dropIfStillZero(R, A, Gone) || !stillWritten(A))
+      Written.send();
+    else
+      Written.add(A);
+  }
+  Written.send();
   // Then none is here or fresh: each is asked for again, and home's
   // answer says whether the program may read it or write it.
   for (uint64_t A = Low; A < High; A += PageBytes) {
@@ -894,6 +911,40 @@ void returnPages(uint64_t Address, uint64_t Bytes) {
     forgetPage(R, A);
   }
   Gone.close();
+}
+
+void syncSharedPages() {
+  NodeState &N = node();
+  if (!N.AnyShared)
+    return;
+  N.AnyShared = false;
+  auto Shared = [&N](uint64_t A, int &R) {
+    R = rangeOf(A);
+    if (R < 0 || !isPresent(R, A))
+      return false;
+    PageBit S = bitOf(N.SharedBits, R, A);
+    return (*S.Byte & S.Mask) != 0;
+  };
+  WrittenRun Written;
+  int R;
+  for (uint64_t I = 0; I < N.PresentCount; I++) {
+    uint64_t A = N.PresentList[I];
+    if (Shared(A, R) && stillWritten(A))
+      Written.add(A);
+    else
+      Written.send();
+  }
+  Written.send();
+  ForgottenRun Gone;
+  for (uint64_t I = 0; I < N.PresentCount; I++) {
+    uint64_t A = N.PresentList[I];
+    if (!Shared(A, R))
+      continue;
+    forgetPage(R, A);
+    Gone.add(A);
+  }
+  Gone.close();
+  compactPresentList();
 }
 
 RewriteError returnHome(RegisterSet &Registers, int Next) {
@@ -913,6 +964,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
   carryObjectStack(Registers, N.HomeMachine); // before the written pages go
 
+  syncSharedPages(); // and none is kept: other processes write them meanwhile
   endNodeMappings();
   ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
   uint64_t StackBytes = N.Home.High - Out.Sp;

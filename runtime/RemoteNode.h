@@ -45,6 +45,11 @@ void takeFreshRange(uint64_t Address, uint64_t Bytes);
 /// asked for again, so that home's answer says how it may be touched.
 void returnPages(uint64_t Address, uint64_t Bytes);
 
+/// Before a system call, and when the thread leaves: the pages shared
+/// with other processes (PageAccess.h) that the thread wrote go home, and
+/// none stays here.
+void syncSharedPages();
+
 /// The link home failed: nothing sensible can go on.
 [[noreturn]] void lostHome();
 

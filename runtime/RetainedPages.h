@@ -10,7 +10,7 @@
 // the page in memory; fetching it again costs a round trip.  A node that
 // holds more pages than are worth checking at every departure forgets
 // them all (RetainedPages.cpp: MaxChecked), and so does a node whose
-// pages' access may have changed (ReadOnlyPages.h).
+// pages' access may have changed (PageAccess.h).
 //
 // (The kernel's soft-dirty bits would say which pages home wrote without
 // reading them, but kernels without CONFIG_MEM_SOFT_DIRTY, this machine's
