@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -252,12 +253,23 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   posix_spawnattr_init(&Attributes);
   posix_spawnattr_setflags(&Attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&Attributes, 0);
+  // With address randomization off for the program (gdb, setarch -R),
+  // the node's own stack would be where home's is, whose top holds the
+  // program's arguments: the node runs randomized, as it is inherited
+  // from this process at the exec (and only read there).
+  constexpr unsigned long NoRandomize = 0x0040000, Query = 0xffffffff;
+  int Persona = personality(Query);
+  bool Randomize = Persona != -1 && (Persona & NoRandomize);
+  if (Randomize)
+    personality(static_cast<unsigned long>(Persona) & ~NoRandomize);
   pid_t Pid = -1;
   int Error = !KeyWritten || ChildLink < 0 || ChildKey < 0 ? EMFILE
               : E.Machine != Here && Image < 0             ? ENOEXEC
                   : posix_spawnp(&Pid, E.How == Launcher::Qemu ? Qemu : Path, nullptr,
                                  &Attributes, E.How == Launcher::Qemu ? QemuArgv : NativeArgv,
                                  Envp);
+  if (Randomize)
+    personality(static_cast<unsigned long>(Persona));
   posix_spawnattr_destroy(&Attributes);
   int Opened[] = {Link[1], KeyPipe[0], ChildLink, ChildKey, Image};
   for (int Fd : Opened)

@@ -1,4 +1,5 @@
 // MIGRATE-MIN: 200
+// MIGRATE-UNDER: setarch -R
 /* 100 round trips to aarch64 (node 1) and 100 to another x86-64 process
  * (node 2), with work on every node between the moves: a checksum over a
  * heap array that each node updates in turn. */

@@ -12,6 +12,8 @@
 #   // MIGRATE-ENV: A=B .. one migrating run with these variables (one line,
 #                          one run; none: one run without); {start:F} and
 #                          {end:F} become function F's code range, in hex
+#   // MIGRATE-UNDER: CMD   one more migrating run as CMD ./prog (setarch -R:
+#                          address randomization off, as under gdb)
 #   // MIGRATE-ERROR: A=B .. => TEXT
 #                          a run with these variables is refused at start:
 #                          exit status 2 and TEXT on stderr
@@ -66,17 +68,20 @@ sed '/^=== stderr$/,/^=== exit status/{/^=== exit status/!d}' home.run >home.com
 
 setting MIGRATE-ENV >envs
 [ -s envs ] || echo "" >envs
+setting MIGRATE-UNDER | sed 's/^/UNDER /' >>envs
 failed=0
 i=0
 while IFS= read -r vars; do
 	i=$((i + 1))
+	under=
+	case $vars in UNDER\ *) under=${vars#UNDER } vars= ;; esac
 	vars=$(expand "$vars")
-	run "moved$i" env POPCORN_LOG=stats $vars ./prog
+	run "moved$i" $under env POPCORN_LOG=stats $vars ./prog
 	take_report "moved$i" "popcorn: migrations: "
 	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
 	sed '/^=== stderr$/,/^=== exit status/{/^=== exit status/!d}' "moved$i.run" >"moved$i.compare"
 	if ! cmp -s home.compare "moved$i.compare"; then
-		echo "FAIL: with ${vars:-no trigger}, the migrating run differs from the one staying home:"
+		echo "FAIL: with ${under:-${vars:-no trigger}}, the migrating run differs from the one staying home:"
 		diff -u home.compare "moved$i.compare" || true
 		echo "its stderr:"
 		cat "moved$i.stderr"
@@ -85,7 +90,7 @@ while IFS= read -r vars; do
 		cat "moved$i.stderr"
 		failed=1
 	else
-		echo "ok: ${vars:-no trigger}: $report"
+		echo "ok: ${under:-${vars:-no trigger}}: $report"
 	fi
 done <envs
 
