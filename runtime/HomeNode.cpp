@@ -745,6 +745,12 @@ int migrateAway(RegisterSet &Registers, int Target) {
     return ENOMEM;
   if (T->Current != 0)
     return EAGAIN;
+  // The program's other threads would go on here with home's copies of
+  // the pages this one takes along: nothing keeps them coherent (only
+  // memory shared with other processes is, at system calls).
+  noteProgramThreads();
+  if (!N.OneProgramThread)
+    return EBUSY;
   leaveParentsNodes();
   NodeEntry &E = N.Nodes[Target];
   if (E.Link.Fd < 0) {
@@ -799,7 +805,6 @@ int migrateAway(RegisterSet &Registers, int Target) {
   N.ThreadAway = true;
   errno = ProgramErrno;
   N.ThreadNode = Target; // ready since its Ready: steering may signal it
-  noteProgramThreads();
   if (!forgetChangedPages(Target, E.Link) || !leaveSignals(Target, E.Link, M.SignalMask) ||
       !E.Link.send2(MessageType::Migrate, &M, sizeof M, Image + (Out.Sp - Away.Low),
                     uint32_t(Sent - Out.Sp)))

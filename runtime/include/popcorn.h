@@ -11,7 +11,9 @@ extern "C" {
  * process).  Returns 0 on the destination; -1 with errno set if the thread
  * stays where it is: EINVAL (no such node), EHOSTUNREACH (the node cannot
  * be started), EAGAIN (the stack cannot be moved from here now, e.g. a
- * va_list is live), ENOTSUP (the program cannot migrate at all). */
+ * va_list is live), EBUSY (the program runs other threads, which would not
+ * see the pages this one takes along), ENOTSUP (the program cannot migrate
+ * at all, or the calling thread is not the one it started with). */
 int popcorn_migrate(int node);
 
 /* The node a request from outside (SIGRTMIN, Popcorn's signal trigger)

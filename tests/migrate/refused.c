@@ -1,10 +1,22 @@
 // MIGRATE-MIN: 1
 /* A move to a node that does not exist is refused: -1 and EINVAL, and the
- * thread goes on where it is.  A valid move afterwards still works. */
+ * thread goes on where it is.  So is a move while another thread runs (it
+ * would not see the pages this one takes along).  A valid move afterwards
+ * still works. */
 #include <errno.h>
 #include <popcorn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+static int go[2];
+
+static void *waiter(void *arg)
+{
+	char c;
+	return read(go[0], &c, 1) == 1 ? arg : 0;
+}
 
 int main(void)
 {
@@ -14,6 +26,15 @@ int main(void)
 	       popcorn_current_node() == before ? "yes" : "no");
 	r = popcorn_migrate(-1);
 	printf("migrate(-1): %d, %s\n", r, strerror(errno));
+	pthread_t thread;
+	if (pipe(go) || pthread_create(&thread, 0, waiter, &thread))
+		return 1;
+	r = popcorn_migrate(2);
+	printf("with another thread: %d, still on the same node: %s\n", r,
+	       popcorn_current_node() == before ? "yes" : "no");
+	void *result;
+	if (write(go[1], "x", 1) != 1 || pthread_join(thread, &result) || result != &thread)
+		return 1;
 	popcorn_migrate(1);
 	popcorn_migrate(0);
 	printf("done\n");

@@ -76,6 +76,10 @@ while IFS= read -r vars; do
 	under=
 	case $vars in UNDER\ *) under=${vars#UNDER } vars= ;; esac
 	vars=$(expand "$vars")
+	if [ -n "$under" ] && ! $under true 2>/dev/null; then
+		echo "SKIP: '$under' cannot run here (a container's seccomp?)"
+		continue
+	fi
 	run "moved$i" $under env POPCORN_LOG=stats $vars ./prog
 	take_report "moved$i" "popcorn: migrations: "
 	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
