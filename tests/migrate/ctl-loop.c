@@ -5,12 +5,14 @@
  * from the start) and gives up after two minutes.
  *
  * Before that, what the control socket must not change: the number of
- * the first descriptor the program opens, and a forked child that ends
- * leaves its parent's socket alone. */
+ * the first descriptor the program opens, a forked child that ends
+ * leaves its parent's socket alone, and the program may dup2 onto the
+ * socket's number. */
 #include <fcntl.h>
 #include <popcorn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +55,17 @@ int main(int argc, char **argv)
 	int status = -1;
 	if (child < 0 || waitpid(child, &status, 0) != child || status != 0)
 		printf("fork: child %d, status %d\n", (int)child, status);
+	/* The program takes the top descriptors of the first 1024, where the
+	 * control socket is: it moves, and popcorn-ctl still reaches it. */
+	struct rlimit limit;
+	int top = 1024;
+	if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < 1024)
+		top = (int)limit.rlim_cur;
+	for (int i = top - 4; i < top; i++) {
+		if (dup2(1, i) != i)
+			printf("dup2 onto %d failed\n", i);
+		close(i);
+	}
 	/* Read anew each round: the compiler must not fold the rounds into one. */
 	static volatile unsigned long seed = 1;
 	unsigned long first = round_of(seed);
