@@ -982,16 +982,11 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   Zero.close();
   if (Dropped)
     compactDirtyList();
-  uint64_t PagesSent = 0;
-  for (uint64_t I = 0; I < N.DirtyCount;) {
-    PageRunMessage Run = {N.DirtyList[I], writtenRun(I), 0};
-    if (!N.HomeLink.send2(MessageType::PageData, &Run, sizeof Run,
-                          reinterpret_cast<void *>(Run.Address), Run.Pages * PageBytes))
-      lostHome();
-    I += Run.Pages;
-    PagesSent += Run.Pages;
-  }
-  Departure.finish(sizeof M + StackBytes + PagesSent * PageBytes, Result.Frames);
+  WrittenRun Written; // the list holds each page still written once
+  for (uint64_t I = 0; I < N.DirtyCount; I++)
+    Written.add(N.DirtyList[I]);
+  Written.send();
+  Departure.finish(sizeof M + StackBytes + N.DirtyCount * PageBytes, Result.Frames);
   sendTrace(N.HomeLink);
   if (!N.HomeLink.send(MessageType::End, nullptr, 0))
     lostHome();
