@@ -157,7 +157,7 @@ struct PageRunMessage {
 // The program may read the run's pages and not write them.
 inline constexpr uint32_t PageRunReadOnly = 1;
 // The run's pages are shared with other processes (PageAccess.h).
-inline constexpr uint32_t PageRunShared = 2;
+inline constexpr uint32_t PageRunMapShared = 2;
 
 inline constexpr unsigned SyscallArguments = 6;
 

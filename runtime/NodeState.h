@@ -145,8 +145,9 @@ struct NodeState {
   // Pages here that the program may not write, and pages here shared
   // with other processes, as home served them (PageAccess.h).
   uint8_t *ReadOnlyBits[MaxSharedRanges];
-  uint8_t *SharedBits[MaxSharedRanges];
-  bool AnyShared;
+  uint8_t *MapSharedBits[MaxSharedRanges];
+  bool AnyMapShared;
+  uint64_t *MapSharedList, MapSharedCount; // those, as fetched (and since forgotten)
   NodeMapping Mappings[MaxNodeMappings];
   uint32_t MappingCount;
   uint64_t *PresentList, *DirtyList;

@@ -14,7 +14,7 @@ namespace {
 constexpr uint32_t MaxRanges = 1024;
 struct KindRange {
   uint64_t Low, High;
-  uint32_t Flags; // PageRunReadOnly, PageRunShared
+  uint32_t Flags; // PageRunReadOnly, PageRunMapShared
 };
 struct KindRanges {
   uint64_t Key;
@@ -43,7 +43,7 @@ template <class Visitor> bool forEachKindOfMapping(Visitor Visit) {
       char C = Buffer[I];
       if (C == '\n') {
         uint32_t Flags = (Access[0] == 'r' && Access[1] == '-' ? PageRunReadOnly : 0) |
-                         (Access[3] == 's' ? PageRunShared : 0);
+                         (Access[3] == 's' ? PageRunMapShared : 0);
         if (Field == Rest && Flags)
           Visit(Bounds[0], Bounds[1], Flags);
         Field = Low;

@@ -31,7 +31,7 @@
 namespace popcorn {
 
 /// Home: of Pages pages from Address, how many (at least 1) are of the
-/// first one's kind; Flags says which (PageRunReadOnly, PageRunShared).
+/// first one's kind; Flags says which (PageRunReadOnly, PageRunMapShared).
 uint32_t sameAccessRun(uint64_t Address, uint32_t Pages, uint32_t &Flags);
 
 } // namespace popcorn

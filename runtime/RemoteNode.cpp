@@ -110,7 +110,7 @@ uint32_t pagesToAsk(int R, uint64_t A, FetchStream &S) {
 // Brings Count pages from A here; returns how many home had (the first of
 // them at least), 0 if not even the first.  The first Writable of them
 // stay writable, the others are read-only; all are if the program may
-// not write them.  Flags: home's PageRunReadOnly and PageRunShared.
+// not write them.  Flags: home's PageRunReadOnly and PageRunMapShared.
 uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, uint32_t &Flags) {
   NodeState &N = node();
   TraceSpan Fault(TraceKind::PageFault);
@@ -128,7 +128,7 @@ uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, uint32_t &Flags) 
   if (H.Type != MessageType::PageRun || H.Bytes < sizeof Run ||
       !N.HomeLink.receivePayload(&Run, sizeof Run) || Run.Address != A || !Run.Pages ||
       Run.Pages > Count || H.Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes ||
-      (Run.Flags & ~(PageRunReadOnly | PageRunShared)))
+      (Run.Flags & ~(PageRunReadOnly | PageRunMapShared)))
     lostHome();
   Flags = Run.Flags;
   if (Flags & PageRunReadOnly)
@@ -408,14 +408,18 @@ void onFault(int, siginfo_t *Info, void *Context) {
       uint32_t Flags;
       if (uint32_t Got = fetch(A, Count, Writable, Flags)) {
         Stream.Next = A + Got * PageBytes;
-        N.AnyShared |= (Flags & PageRunShared) != 0;
+        if ((Flags & PageRunMapShared) && N.MapSharedCount + Got > N.ListCapacity)
+          syncMapSharedPages(); // what the list names goes; the new run stays
+        N.AnyMapShared |= (Flags & PageRunMapShared) != 0;
         for (uint32_t I = 0; I < Got; I++) {
           uint64_t P = A + I * PageBytes;
           PageBit Bit = bitOf(N.PresentBits, R, P);
           *Bit.Byte |= Bit.Mask;
           setBit(N.ReadOnlyBits, R, P, Flags & PageRunReadOnly);
-          setBit(N.SharedBits, R, P, Flags & PageRunShared);
+          setBit(N.MapSharedBits, R, P, Flags & PageRunMapShared);
           N.PresentList[N.PresentCount++] = P;
+          if (Flags & PageRunMapShared)
+            N.MapSharedList[N.MapSharedCount++] = P;
           if (I < Writable)
             noteWritten(R, P);
         }
@@ -545,10 +549,10 @@ void receiveHello(char **Envp) {
     N.DirtyBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     N.FreshBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     N.ReadOnlyBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
-    N.SharedBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
+    N.MapSharedBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     if (!N.PresentBits[N.SharedCount] || !N.DirtyBits[N.SharedCount] ||
         !N.FreshBits[N.SharedCount] || !N.ReadOnlyBits[N.SharedCount] ||
-        !N.SharedBits[N.SharedCount])
+        !N.MapSharedBits[N.SharedCount])
       fail("no memory for page bookkeeping");
     N.SharedCount++;
   }
@@ -647,7 +651,7 @@ void forgetPage(int R, uint64_t A) {
   *D.Byte &= uint8_t(~D.Mask);
   setBit(N.FreshBits, R, A, false);
   setBit(N.ReadOnlyBits, R, A, false);
-  setBit(N.SharedBits, R, A, false);
+  setBit(N.MapSharedBits, R, A, false);
 }
 
 // Once the thread has left, home may write any page: none is fresh.
@@ -913,38 +917,38 @@ void returnPages(uint64_t Address, uint64_t Bytes) {
   Gone.close();
 }
 
-void syncSharedPages() {
+void syncMapSharedPages() {
   NodeState &N = node();
-  if (!N.AnyShared)
+  if (!N.AnyMapShared)
     return;
-  N.AnyShared = false;
-  auto Shared = [&N](uint64_t A, int &R) {
+  N.AnyMapShared = false;
+  auto MapShared = [&N](uint64_t A, int &R) {
     R = rangeOf(A);
-    if (R < 0 || !isPresent(R, A))
+    if (R < 0)
       return false;
-    PageBit S = bitOf(N.SharedBits, R, A);
+    PageBit S = bitOf(N.MapSharedBits, R, A);
     return (*S.Byte & S.Mask) != 0;
   };
   WrittenRun Written;
   int R;
-  for (uint64_t I = 0; I < N.PresentCount; I++) {
-    uint64_t A = N.PresentList[I];
-    if (Shared(A, R) && stillWritten(A))
+  for (uint64_t I = 0; I < N.MapSharedCount; I++) {
+    uint64_t A = N.MapSharedList[I];
+    if (MapShared(A, R) && stillWritten(A))
       Written.add(A);
     else
       Written.send();
   }
   Written.send();
   ForgottenRun Gone;
-  for (uint64_t I = 0; I < N.PresentCount; I++) {
-    uint64_t A = N.PresentList[I];
-    if (!Shared(A, R))
+  for (uint64_t I = 0; I < N.MapSharedCount; I++) {
+    uint64_t A = N.MapSharedList[I];
+    if (!MapShared(A, R))
       continue;
     forgetPage(R, A);
     Gone.add(A);
   }
   Gone.close();
-  compactPresentList();
+  N.MapSharedCount = 0;
 }
 
 RewriteError returnHome(RegisterSet &Registers, int Next) {
@@ -964,7 +968,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
   carryObjectStack(Registers, N.HomeMachine); // before the written pages go
 
-  syncSharedPages(); // and none is kept: other processes write them meanwhile
+  syncMapSharedPages(); // and none is kept: other processes write them meanwhile
   endNodeMappings();
   ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
   uint64_t StackBytes = N.Home.High - Out.Sp;
@@ -1024,9 +1028,11 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   N.MaxFrames = MaxFrames;
   N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes);
   N.PresentList = reinterpret_cast<uint64_t *>(sys::mapPrivate(ListCapacity * 8));
+  N.MapSharedList = reinterpret_cast<uint64_t *>(sys::mapPrivate(ListCapacity * 8));
   N.DirtyList = reinterpret_cast<uint64_t *>(sys::mapPrivate(ListCapacity * 8));
   N.ListCapacity = ListCapacity;
-  if (!RuntimeStack || !N.Scratch || !N.SyscallBuffer || !N.PresentList || !N.DirtyList)
+  if (!RuntimeStack || !N.Scratch || !N.SyscallBuffer || !N.PresentList || !N.DirtyList ||
+      !N.MapSharedList)
     fail("no memory for the runtime");
   N.RuntimeStackTop = RuntimeStack + RuntimeStackBytes;
   if (!reserveArena())

@@ -48,7 +48,7 @@ void returnPages(uint64_t Address, uint64_t Bytes);
 /// Before a system call, and when the thread leaves: the pages shared
 /// with other processes (PageAccess.h) that the thread wrote go home, and
 /// none stays here.
-void syncSharedPages();
+void syncMapSharedPages();
 
 /// The link home failed: nothing sensible can go on.
 [[noreturn]] void lostHome();

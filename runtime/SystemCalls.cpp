@@ -353,7 +353,7 @@ long remoteSyscall(long Number, const long *A) {
   NodeState &N = node();
   // The call may wait for or tell another process: memory shared with
   // them is home's again first.
-  syncSharedPages();
+  syncMapSharedPages();
   int RowIndex = rowOf(Number, Here);
   if (RowIndex < 0) {
     if (Number >= 0 && Number < 512 && !N.WarnedSyscall[Number]) {
