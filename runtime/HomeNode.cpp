@@ -540,6 +540,40 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
   return true;
 }
 
+// The bytes the thread changed on node Id in a page shared with other
+// processes, written through the kernel (the program may have unmapped
+// or protected the page since; another process may be writing the rest).
+bool takeDiffBack(Channel &Link, uint32_t Bytes) {
+  NodeState &N = node();
+  PageDiffMessage M;
+  if (Bytes < sizeof M || Bytes > MaxDiffBytes || !Link.receivePayload(N.PageRun, Bytes))
+    return false;
+  memcpy(&M, N.PageRun, sizeof M);
+  if (M.Address % PageBytes || M.Segments > PageBytes / 2)
+    return false;
+  constexpr uint32_t Batch = 64;
+  sys::IoVec Local[Batch], Program[Batch];
+  uint32_t Queued = 0, At = sizeof M;
+  for (uint32_t I = 0; I < M.Segments; I++) {
+    DiffSegment S;
+    if (At + sizeof S > Bytes)
+      return false;
+    memcpy(&S, N.PageRun + At, sizeof S);
+    At += sizeof S;
+    if (!S.Bytes || S.Offset + S.Bytes > PageBytes || At + S.Bytes > Bytes)
+      return false;
+    Local[Queued] = {N.PageRun + At, S.Bytes};
+    Program[Queued++] = {reinterpret_cast<void *>(M.Address + S.Offset), S.Bytes};
+    At += S.Bytes;
+    if (Queued == Batch || I + 1 == M.Segments) {
+      sys::call6(sys::ProcessVmWritev, sys::call6(sys::Getpid, 0), long(Local), Queued,
+                 long(Program), Queued, 0);
+      Queued = 0;
+    }
+  }
+  return At == Bytes;
+}
+
 // While the thread is away: its pages and system calls, until it comes back.
 [[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
   for (;;) {
@@ -564,6 +598,10 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
       continue;
     case MessageType::PageData: // before a call that protects them (returnPages)
       if (!takePagesBack(Id, E.Link, H.Bytes, inPlaceThisTrip()))
+        nodeDied(E, Id);
+      continue;
+    case MessageType::PageDiff: // before a system call (syncMapSharedPages)
+      if (!takeDiffBack(E.Link, H.Bytes))
         nodeDied(E, Id);
       continue;
     case MessageType::Unmap: {

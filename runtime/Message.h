@@ -30,8 +30,8 @@ enum class MessageType : uint32_t {
   Hello = 1,
   Migrate,
   PageRequest,
-  // Node -> home after ReturnHome: a PageRunMessage and the bytes of the
-  // pages it wrote.
+  // Node -> home after ReturnHome, or before a call that protects them: a
+  // PageRunMessage and the bytes of the pages it wrote.
   PageData,
   PageMissing,
   Syscall,
@@ -65,6 +65,9 @@ enum class MessageType : uint32_t {
   // Home -> node, before Migrate, no payload: every page it holds from
   // earlier trips may have changed (it held more than home checks).
   ForgetAll,
+  // Node -> home: the bytes the thread changed in a page shared with
+  // other processes (PageAccess.h), a PageDiffMessage.
+  PageDiff,
 };
 
 struct MessageHeader {
@@ -158,6 +161,22 @@ struct PageRunMessage {
 inline constexpr uint32_t PageRunReadOnly = 1;
 // The run's pages are shared with other processes (PageAccess.h).
 inline constexpr uint32_t PageRunMapShared = 2;
+
+// PageDiff: Segments runs of changed bytes of the page at Address follow,
+// each a DiffSegment and its bytes.  Only those: another process may have
+// written the rest of the page meanwhile.
+struct PageDiffMessage {
+  uint64_t Address;
+  uint32_t Segments;
+  uint32_t Pad;
+};
+struct DiffSegment {
+  uint16_t Offset, Bytes;
+};
+// The most a page's diff takes: no more bytes than the page's, no more
+// segments than every other byte.
+inline constexpr uint32_t MaxDiffBytes =
+    sizeof(PageDiffMessage) + PageBytes + PageBytes / 2 * sizeof(DiffSegment);
 
 inline constexpr unsigned SyscallArguments = 6;
 

@@ -148,6 +148,11 @@ struct NodeState {
   uint8_t *MapSharedBits[MaxSharedRanges];
   bool AnyMapShared;
   uint64_t *MapSharedList, MapSharedCount; // those, as fetched (and since forgotten)
+  // Of those written, a copy as they came (a twin), to send home only the
+  // bytes the thread changed; the diff being built.
+  uint8_t *Twins, *Diff;
+  uint64_t *TwinAddress;
+  uint32_t TwinCount;
   NodeMapping Mappings[MaxNodeMappings];
   uint32_t MappingCount;
   uint64_t *PresentList, *DirtyList;

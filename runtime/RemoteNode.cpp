@@ -26,6 +26,9 @@ constexpr uint32_t MaxFrames = 1 << 16;
 // Home's stack region is at most RLIMIT_STACK or 8 MiB (Thread.cpp).
 constexpr uint64_t MaxStackBytes = 64 << 20;
 constexpr uint64_t ListCapacity = uint64_t(1) << 22; // pages: 16 GiB
+// Shared pages written between two system calls that are sent home as
+// diffs; past these (16 MiB), whole.
+constexpr uint32_t MaxTwins = 4096;
 
 constexpr uint16_t Here = sys::Here;
 
@@ -232,6 +235,13 @@ void noteWritten(int R, uint64_t A) {
   PageBit Dirty = bitOf(N.DirtyBits, R, A);
   *Dirty.Byte |= Dirty.Mask;
   N.DirtyList[N.DirtyCount++] = A;
+  // Shared with other processes: its bytes as they came, not yet written.
+  PageBit Shared = bitOf(N.MapSharedBits, R, A);
+  if ((*Shared.Byte & Shared.Mask) && N.TwinCount < MaxTwins) {
+    __builtin_memcpy(N.Twins + uint64_t(N.TwinCount) * PageBytes,
+                     reinterpret_cast<const void *>(A), PageBytes);
+    N.TwinAddress[N.TwinCount++] = A;
+  }
 }
 
 // Page A, here and read-only, becomes writable: it goes home with the
@@ -917,6 +927,43 @@ void returnPages(uint64_t Address, uint64_t Bytes) {
   Gone.close();
 }
 
+namespace {
+// Sends home the bytes of page A that differ from its twin.
+void sendDiff(uint64_t A, const uint8_t *Twin) {
+  NodeState &N = node();
+  const uint8_t *Page = reinterpret_cast<const uint8_t *>(A);
+  PageDiffMessage M = {A, 0, 0};
+  uint32_t Used = sizeof M;
+  for (uint32_t I = 0; I < PageBytes;) {
+    if (Page[I] == Twin[I]) {
+      I++;
+      continue;
+    }
+    uint32_t End = I + 1;
+    while (End < PageBytes && Page[End] != Twin[End])
+      End++;
+    DiffSegment Segment = {uint16_t(I), uint16_t(End - I)};
+    __builtin_memcpy(N.Diff + Used, &Segment, sizeof Segment);
+    __builtin_memcpy(N.Diff + Used + sizeof Segment, Page + I, End - I);
+    Used += sizeof Segment + (End - I);
+    M.Segments++;
+    I = End;
+  }
+  __builtin_memcpy(N.Diff, &M, sizeof M);
+  if (M.Segments && !N.HomeLink.send(MessageType::PageDiff, N.Diff, Used))
+    lostHome();
+}
+} // namespace
+
+bool inMapSharedPage(uint64_t A) {
+  touchPages(A, 4, false);
+  int R = rangeOf(pageDown(A));
+  if (R < 0)
+    return false;
+  PageBit S = bitOf(node().MapSharedBits, R, pageDown(A));
+  return *S.Byte & S.Mask;
+}
+
 void syncMapSharedPages() {
   NodeState &N = node();
   if (!N.AnyMapShared)
@@ -929,8 +976,18 @@ void syncMapSharedPages() {
     PageBit S = bitOf(N.MapSharedBits, R, A);
     return (*S.Byte & S.Mask) != 0;
   };
-  WrittenRun Written;
+  // The bytes the thread changed, where a twin says which; whole pages
+  // past the twins.  All go before the pages are forgotten below.
   int R;
+  for (uint32_t I = 0; I < N.TwinCount; I++) {
+    uint64_t A = N.TwinAddress[I];
+    if (MapShared(A, R) && stillWritten(A)) {
+      sendDiff(A, N.Twins + uint64_t(I) * PageBytes);
+      setBit(N.DirtyBits, R, A, false);
+    }
+  }
+  N.TwinCount = 0;
+  WrittenRun Written;
   for (uint64_t I = 0; I < N.MapSharedCount; I++) {
     uint64_t A = N.MapSharedList[I];
     if (MapShared(A, R) && stillWritten(A))
@@ -1029,10 +1086,13 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes);
   N.PresentList = reinterpret_cast<uint64_t *>(sys::mapPrivate(ListCapacity * 8));
   N.MapSharedList = reinterpret_cast<uint64_t *>(sys::mapPrivate(ListCapacity * 8));
+  N.Twins = sys::mapPrivate(uint64_t(MaxTwins) * PageBytes);
+  N.TwinAddress = reinterpret_cast<uint64_t *>(sys::mapPrivate(MaxTwins * 8));
+  N.Diff = sys::mapPrivate(MaxDiffBytes);
   N.DirtyList = reinterpret_cast<uint64_t *>(sys::mapPrivate(ListCapacity * 8));
   N.ListCapacity = ListCapacity;
   if (!RuntimeStack || !N.Scratch || !N.SyscallBuffer || !N.PresentList || !N.DirtyList ||
-      !N.MapSharedList)
+      !N.MapSharedList || !N.Twins || !N.TwinAddress || !N.Diff)
     fail("no memory for the runtime");
   N.RuntimeStackTop = RuntimeStack + RuntimeStackBytes;
   if (!reserveArena())

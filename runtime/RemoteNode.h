@@ -50,6 +50,10 @@ void returnPages(uint64_t Address, uint64_t Bytes);
 /// none stays here.
 void syncMapSharedPages();
 
+/// Whether the word at A lies in a page shared with other processes
+/// (brought here to tell).
+bool inMapSharedPage(uint64_t A);
+
 /// The link home failed: nothing sensible can go on.
 [[noreturn]] void lostHome();
 

@@ -191,6 +191,13 @@ inline constexpr SyscallRow SyscallRows[] = {
     // have one layout on both ISAs.
     {"wait4", 61, 260, RunAt::Home, {{Data::OutFixed, 1, 4}, {Data::OutFixed, 3, 144}}, -1},
     {"waitid", 247, 95, RunAt::Home, {{Data::OutFixed, 2, 128}, {Data::OutFixed, 4, 144}}, -1},
+    // futex on a word shared with other processes (PageAccess.h) runs at
+    // home, on the word itself: never found by number (the node's own row
+    // above is), named by index (SystemCalls.cpp: sharedFutex).  With a
+    // timeout to carry, and without (a wake; an op whose fourth argument
+    // is a number).
+    {"futex", 202, 98, RunAt::Home, {{Data::InFixed, 3, 16}}, -1},
+    {"futex", 202, 98, RunAt::Home, {}, -1},
 };
 
 inline constexpr unsigned SyscallRowCount = sizeof SyscallRows / sizeof SyscallRows[0];

@@ -349,11 +349,18 @@ bool isPrivateAnonymous(long Prot, long Flags) {
   return (Prot & ProtWrite) && (Flags & MapType) == MapPrivate && (Flags & MapAnonymous);
 }
 
-long remoteSyscall(long Number, const long *A) {
+// futex on a word in memory shared with other processes: at home, where
+// they wait and wake (SyscallTable.h's last rows).
+long sharedFutex(const long *A) {
+  constexpr long Wait = 0, LockPi = 6, WaitBitset = 9, WaitRequeuePi = 11, LockPi2 = 13;
+  long Op = A[1] & 0x7f; // without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME
+  bool Timeout = A[3] && (Op == Wait || Op == LockPi || Op == WaitBitset ||
+                          Op == WaitRequeuePi || Op == LockPi2);
+  return forward(int(SyscallRowCount) - (Timeout ? 2 : 1), A);
+}
+
+long runAway(long Number, const long *A) {
   NodeState &N = node();
-  // The call may wait for or tell another process: memory shared with
-  // them is home's again first.
-  syncMapSharedPages();
   int RowIndex = rowOf(Number, Here);
   if (RowIndex < 0) {
     if (Number >= 0 && Number < 512 && !N.WarnedSyscall[Number]) {
@@ -366,6 +373,8 @@ long remoteSyscall(long Number, const long *A) {
   const SyscallRow &Row = SyscallRows[RowIndex];
   switch (Row.Where) {
   case RunAt::Here:
+    if (Number == sys::Futex && inMapSharedPage(uint64_t(A[0])))
+      return sharedFutex(A);
     if (Number == sys::RtSigprocmask && A[1]) {
       // Page faults and steering must reach this node's handlers.
       uint64_t Set = *reinterpret_cast<const uint64_t *>(A[1]) & ~RuntimeSignals;
@@ -437,6 +446,16 @@ long remoteSyscall(long Number, const long *A) {
     return forward(RowIndex, A);
   }
   return -ENOSYS_;
+}
+
+long remoteSyscall(long Number, const long *A) {
+  // The call may wait for or tell another process: memory shared with
+  // them is home's before it, and what the thread reads of it after is
+  // home's.
+  syncMapSharedPages();
+  long R = runAway(Number, A);
+  syncMapSharedPages();
+  return R;
 }
 } // namespace
 
