@@ -193,9 +193,8 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"waitid", 247, 95, RunAt::Home, {{Data::OutFixed, 2, 128}, {Data::OutFixed, 4, 144}}, -1},
     // futex on a word shared with other processes (PageAccess.h) runs at
     // home, on the word itself: never found by number (the node's own row
-    // above is), named by index (SystemCalls.cpp: sharedFutex).  With a
-    // timeout to carry, and without (a wake; an op whose fourth argument
-    // is a number).
+    // above is), but by sharedFutexRow.  With a timeout to carry, and
+    // without (a wake; an op whose fourth argument is a number).
     {"futex", 202, 98, RunAt::Home, {{Data::InFixed, 3, 16}}, -1},
     {"futex", 202, 98, RunAt::Home, {}, -1},
 };
@@ -213,6 +212,17 @@ inline int rowOf(long Number, uint16_t Machine) {
       return int(I);
   return -1;
 }
+
+/// The row of futex on a shared word, run at home (the last rows above),
+/// with a timeout to carry or without.
+constexpr int sharedFutexRow(bool Timeout) {
+  for (unsigned I = 0; I < SyscallRowCount; I++)
+    if (SyscallRows[I].Where == RunAt::Home && SyscallRows[I].X86_64 == 202 &&
+        (SyscallRows[I].Data[0].Kind == Data::InFixed) == Timeout)
+      return int(I);
+  return -1;
+}
+static_assert(sharedFutexRow(true) >= 0 && sharedFutexRow(false) >= 0, "futex rows");
 
 /// A command of ioctl or fcntl whose third argument points at data, and
 /// what that data is.

@@ -350,13 +350,13 @@ bool isPrivateAnonymous(long Prot, long Flags) {
 }
 
 // futex on a word in memory shared with other processes: at home, where
-// they wait and wake (SyscallTable.h's last rows).
+// they wait and wake.
 long sharedFutex(const long *A) {
   constexpr long Wait = 0, LockPi = 6, WaitBitset = 9, WaitRequeuePi = 11, LockPi2 = 13;
   long Op = A[1] & 0x7f; // without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME
   bool Timeout = A[3] && (Op == Wait || Op == LockPi || Op == WaitBitset ||
                           Op == WaitRequeuePi || Op == LockPi2);
-  return forward(int(SyscallRowCount) - (Timeout ? 2 : 1), A);
+  return forward(sharedFutexRow(Timeout), A);
 }
 
 long runAway(long Number, const long *A) {
