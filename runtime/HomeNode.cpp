@@ -688,6 +688,39 @@ bool isRuntimeDescriptor(long Fd) {
   return Fd == controlSocketDescriptor() && controlThreadRuns();
 }
 
+long closeProgramRange(uint32_t First, uint32_t Last, long Flags) {
+  NodeState &N = node();
+  // CLOSE_RANGE_CLOEXEC closes nothing (the runtime's are close-on-exec).
+  constexpr long Cloexec = 4;
+  int Own[MaxNodes + 1], Count = 0;
+  auto Note = [&](int Fd) {
+    if (Fd < 0 || uint32_t(Fd) < First || uint32_t(Fd) > Last || !isRuntimeDescriptor(Fd))
+      return;
+    int At = Count++;
+    for (; At > 0 && Own[At - 1] > Fd; At--)
+      Own[At] = Own[At - 1];
+    Own[At] = Fd;
+  };
+  if (!(Flags & Cloexec) && First <= Last) { // else the kernel's EINVAL
+    for (int I = 1; I < N.NodeCount; I++)
+      Note(N.Nodes[I].Link.Fd);
+    Note(controlSocketDescriptor());
+  }
+  // The ranges around them, from the lowest up.
+  uint64_t From = First;
+  for (int I = 0; I <= Count; I++) {
+    uint64_t To = I < Count ? uint64_t(Own[I]) - 1 : Last;
+    if (From <= To || !Count) {
+      long R = sys::call6(sys::CloseRange, long(From), long(To), Flags);
+      if (R < 0)
+        return R;
+    }
+    if (I < Count)
+      From = uint64_t(Own[I]) + 1;
+  }
+  return 0;
+}
+
 void moveRuntimeDescriptor(long Fd) {
   NodeState &N = node();
   if (!isRuntimeDescriptor(Fd))

@@ -83,6 +83,7 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"dup", 32, 23, RunAt::Home, {}, -1},
     {"dup2", 33, -1, RunAt::Home, {}, -1},
     {"dup3", 292, 24, RunAt::Home, {}, -1},
+    {"close_range", 436, 436, RunAt::Home, {}, -1},
     {"pipe", 22, -1, RunAt::Home, {{Data::OutFixed, 0, 8}}, -1},
     {"pipe2", 293, 59, RunAt::Home, {{Data::OutFixed, 0, 8}}, -1},
     {"getdents64", 217, 61, RunAt::Home, {{Data::Out, 1, 2}}, -1},

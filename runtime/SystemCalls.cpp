@@ -607,6 +607,8 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     Result = homeMunmap(Args[0], Args[1]);
   } else if (Number == sys::Close && isRuntimeDescriptor(Args[0])) {
     Result = -EBADF_;
+  } else if (Number == sys::CloseRange) {
+    Result = closeProgramRange(uint32_t(Args[0]), uint32_t(Args[1]), Args[2]);
 
   } else if (Number == sys::Mremap) {
     // The node may hold newer copies of the pages than home: moving home's
@@ -695,6 +697,8 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     if (A != B)
       moveRuntimeDescriptor(B);
     break;
+  case sys::CloseRange:
+    return closeProgramRange(uint32_t(A), uint32_t(B), C);
   case sys::RtSigaction:
     if (B)
       noteSignalActionSet();

@@ -1,15 +1,17 @@
-// MIGRATE-MIN: 6
+// MIGRATE-MIN: 8
 /* The runtime's own descriptors (its links to the nodes it starts) stay
  * out of the program's way: a descriptor the program closed stays closed
  * and the lowest free one is what it is in a run that stays home, on
  * whichever node the call runs (gnulib's test-fcntl and test-cloexec check
- * so), closing every descriptor does not cut them and dup2 onto one
+ * so), closing every descriptor (close, close_range) does not cut them
+ * and dup2 onto one
  * gives the program that number, while a forked child closes its
  * copies. */
 #include <fcntl.h>
 #include <popcorn.h>
 #include <stdio.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,6 +38,19 @@ int main(void)
 	popcorn_migrate(1);
 	popcorn_migrate(0);
 	printf("closed %d, still moving\n", closed);
+	/* close_range over everything past stderr, as newer daemons do, at
+	 * home and on a node: the program's go, the thread still moves. */
+	int kept_open = dup(1);
+	popcorn_migrate(2);
+	long closed_range = syscall(SYS_close_range, 3, ~0u, 0);
+	popcorn_migrate(1);
+	popcorn_migrate(0);
+	kept_open = dup(1) - kept_open; /* 0: the same lowest free one again */
+	syscall(SYS_close_range, 3, ~0u, 0);
+	popcorn_migrate(2);
+	popcorn_migrate(0);
+	printf("close_range: %ld, lowest free again %d, still moving\n", closed_range, kept_open);
+	close(3);
 	/* dup2 onto the top descriptors of the first 1024 (the runtime keeps
 	 * its own there) gives them to the program, at home and on a node,
 	 * and the thread still moves. */
