@@ -34,15 +34,25 @@ static void wait_for(int fd)
 		exit(1);
 }
 
+/* Pages of anonymous memory shared with the children forked from now,
+ * and stdout flushed for the fork. */
+static volatile int *shared_pages(int pages)
+{
+	void *r = mmap(0, (size_t)pages * Page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+	               -1, 0);
+	if (r == MAP_FAILED)
+		exit(1);
+	fflush(stdout);
+	return r;
+}
+
 static void with_child(int node)
 {
-	volatile int *shared = mmap(0, 2 * Page, PROT_READ | PROT_WRITE,
-	                            MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	volatile int *shared = shared_pages(2);
 	int to_child[2], to_parent[2];
-	if (shared == MAP_FAILED || pipe(to_child) || pipe(to_parent))
+	if (pipe(to_child) || pipe(to_parent))
 		exit(1);
 	shared[0] = 1;
-	fflush(stdout);
 	pid_t child = fork();
 	if (child == 0) {
 		wait_for(to_child[0]);
@@ -109,11 +119,7 @@ static void with_file(int node)
  * result must be both words.) */
 static void same_page(int node, long spin)
 {
-	volatile int *shared = mmap(0, Page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-	                            -1, 0);
-	if (shared == MAP_FAILED)
-		exit(1);
-	fflush(stdout);
+	volatile int *shared = shared_pages(1);
 	pid_t child = fork();
 	if (child == 0) {
 		usleep(30000);
@@ -135,11 +141,7 @@ static void same_page(int node, long spin)
  * sets the word and wakes it from a node. */
 static void futex_wake(int node)
 {
-	volatile int *word = mmap(0, Page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-	                          -1, 0);
-	if (word == MAP_FAILED)
-		exit(1);
-	fflush(stdout);
+	volatile int *word = shared_pages(1);
 	pid_t child = fork();
 	if (child == 0) {
 		while (*word == 0)
