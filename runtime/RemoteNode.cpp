@@ -67,10 +67,15 @@ void setBit(uint8_t *const *Bits, int R, uint64_t A, bool Set) {
   *P.Byte = Set ? uint8_t(*P.Byte | P.Mask) : uint8_t(*P.Byte & ~P.Mask);
 }
 
-bool isPresent(int R, uint64_t A) {
-  PageBit P = bitOf(node().PresentBits, R, A);
+bool hasBit(uint8_t *const *Bits, int R, uint64_t A) {
+  PageBit P = bitOf(Bits, R, A);
   return *P.Byte & P.Mask;
 }
+
+bool isPresent(int R, uint64_t A) { return hasBit(node().PresentBits, R, A); }
+bool isFresh(int R, uint64_t A) { return hasBit(node().FreshBits, R, A); }
+bool isReadOnly(int R, uint64_t A) { return hasBit(node().ReadOnlyBits, R, A); }
+bool isMapShared(int R, uint64_t A) { return hasBit(node().MapSharedBits, R, A); }
 
 // The stream a fault at A goes on with, or else a new one at A in place
 // of the least recently used.  A stream goes on where its last request
@@ -236,8 +241,7 @@ void noteWritten(int R, uint64_t A) {
   *Dirty.Byte |= Dirty.Mask;
   N.DirtyList[N.DirtyCount++] = A;
   // Shared with other processes: its bytes as they came, not yet written.
-  PageBit Shared = bitOf(N.MapSharedBits, R, A);
-  if ((*Shared.Byte & Shared.Mask) && N.TwinCount < MaxTwins) {
+  if (isMapShared(R, A) && N.TwinCount < MaxTwins) {
     __builtin_memcpy(N.Twins + uint64_t(N.TwinCount) * PageBytes,
                      reinterpret_cast<const void *>(A), PageBytes);
     N.TwinAddress[N.TwinCount++] = A;
@@ -270,16 +274,6 @@ uint32_t writtenRun(uint64_t I) {
          N.DirtyList[I + Pages] == A + Pages * PageBytes && stillWritten(A + Pages * PageBytes))
     Pages++;
   return Pages;
-}
-
-bool isReadOnly(int R, uint64_t A) {
-  PageBit P = bitOf(node().ReadOnlyBits, R, A);
-  return *P.Byte & P.Mask;
-}
-
-bool isFresh(int R, uint64_t A) {
-  PageBit F = bitOf(node().FreshBits, R, A);
-  return *F.Byte & F.Mask;
 }
 
 // Up to Count fresh pages from A (fresh, so missing): zero at home, and
@@ -958,10 +952,7 @@ void sendDiff(uint64_t A, const uint8_t *Twin) {
 bool inMapSharedPage(uint64_t A) {
   touchPages(A, 4, false);
   int R = rangeOf(pageDown(A));
-  if (R < 0)
-    return false;
-  PageBit S = bitOf(node().MapSharedBits, R, pageDown(A));
-  return *S.Byte & S.Mask;
+  return R >= 0 && isMapShared(R, pageDown(A));
 }
 
 void syncMapSharedPages() {
@@ -969,12 +960,9 @@ void syncMapSharedPages() {
   if (!N.AnyMapShared)
     return;
   N.AnyMapShared = false;
-  auto MapShared = [&N](uint64_t A, int &R) {
+  auto MapShared = [](uint64_t A, int &R) {
     R = rangeOf(A);
-    if (R < 0)
-      return false;
-    PageBit S = bitOf(N.MapSharedBits, R, A);
-    return (*S.Byte & S.Mask) != 0;
+    return R >= 0 && isMapShared(R, A);
   };
   // The bytes the thread changed, where a twin says which; whole pages
   // past the twins.  All go before the pages are forgotten below.

@@ -61,13 +61,18 @@ void drop(HeldPages &H, uint64_t I) {
   }
 }
 
-// The node holds more than MaxChecked pages: it forgets them all.
-bool forgetAll(HeldPages &H, Channel &Link) {
+// Home's record of H: empty.
+void clear(HeldPages &H) {
   for (uint64_t I = 0; I < H.Count; I++)
     slotOf(H, H.Address[I]) = 0;
   H.Count = 0;
-  H.Overflowed = false;
-  H.HoldsReadOnly = false;
+  H.Overflowed = H.HoldsReadOnly = false;
+}
+
+// The node holds more than MaxChecked pages, or pages whose access may
+// have changed: it forgets them all.
+bool forgetAll(HeldPages &H, Channel &Link) {
+  clear(H);
   return Link.send(MessageType::ForgetAll, nullptr, 0);
 }
 
@@ -138,13 +143,8 @@ void checkThroughKernel(HeldPages &H, const uint64_t *Index, uint64_t Count) {
 
 void forgetAllHeld() {
   NodeState &N = node();
-  for (int Node = 0; N.Held && Node < MaxNodes; Node++) {
-    HeldPages &H = static_cast<HeldPages *>(N.Held)[Node];
-    for (uint64_t I = 0; H.Address && I < H.Count; I++)
-      slotOf(H, H.Address[I]) = 0;
-    H.Count = 0;
-    H.Overflowed = H.HoldsReadOnly = false;
-  }
+  for (int Node = 0; N.Held && Node < MaxNodes; Node++)
+    clear(static_cast<HeldPages *>(N.Held)[Node]);
 }
 
 void noteReadOnlyHeld(int Node) {
