@@ -52,6 +52,7 @@ mandel 3000
 matmul 1200
 nbody 10000000
 qsortcb 1500000
+rescan 800
 sieve 150000
 spectral 4000
 "

@@ -1,6 +1,7 @@
 //===- AddressSpace.cpp - The home node decides every mapping -------------===//
 #include "AddressSpace.h"
 #include "NodeState.h"
+#include "RetainedPages.h"
 #include "Syscall.h"
 
 namespace popcorn {
@@ -79,9 +80,10 @@ bool reserveArena() {
   return true;
 }
 
-void noteMappingCall(long Number, long Prot, long Flags) {
+void noteMappingCall(long Number, long A, long B, long C, long D) {
   NodeState &N = node();
   constexpr long MapAnonymous = 0x20, ProtRead = 1, ProtReadWrite = 3;
+  long Prot = C, Flags = D;
   // Made readable and not writable (PROT_NONE ones are not: home cannot
   // read them, and serves them as missing).
   bool ReadOnly = (Prot & ProtReadWrite) == ProtRead;
@@ -91,15 +93,28 @@ void noteMappingCall(long Number, long Prot, long Flags) {
     N.ReadOnlyMade += ReadOnly;
     N.SharedMade += (Flags & MapType) != MapPrivate;
     N.FileMapped |= !(Flags & MapAnonymous);
+    if (Flags & (sys::MapFixed | sys::MapFixedNoReplace))
+      notePagesChanged(uint64_t(A), uint64_t(B));
   } else if (Number == sys::Mprotect || Number == sys::PkeyMprotect) {
     N.MappingChanges++;
     N.ReadOnlyMade += ReadOnly;
+    notePagesChanged(uint64_t(A), uint64_t(B));
   } else if (Number == sys::Mremap || Number == sys::Shmat || Number == sys::Shmdt) {
     N.MappingChanges++;
     N.ReadOnlyMade++; // may move or map read-only pages
     N.SharedMade += Number == sys::Shmat;
+    if (Number == sys::Mremap)
+      notePagesChanged(uint64_t(A), uint64_t(B));
+    else if (Number == sys::Shmdt) // of a size home does not know
+      notePagesChanged(ArenaBase, ArenaBytes);
   } else if (Number == sys::Munmap) {
     N.MappingChanges++;
+    notePagesChanged(uint64_t(A), uint64_t(B));
+  } else if (Number == sys::Madvise) {
+    // What discards pages: DONTNEED, FREE, REMOVE, DONTNEED_LOCKED.
+    constexpr long Dontneed = 4, Free = 8, Remove = 9, DontneedLocked = 24;
+    if (C == Dontneed || C == Free || C == Remove || C == DontneedLocked)
+      notePagesChanged(uint64_t(A), uint64_t(B));
   }
 }
 

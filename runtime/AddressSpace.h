@@ -21,10 +21,11 @@ long homeMmap(long Address, long Bytes, long Prot, long Flags, long Fd, long Off
 long homeMunmap(long Address, long Bytes);
 long homeMremap(long Address, long OldBytes, long NewBytes, long Flags, long NewAddress);
 
-/// Home: system call Number (with mmap's or mprotect's Prot, mmap's Flags)
-/// is about to run here; one that may make a mapped page unreadable or
-/// read-only is counted (NodeState.h).
-void noteMappingCall(long Number, long Prot, long Flags);
+/// Home: system call Number with its first four arguments is about to run
+/// here; one that may make a mapped page unreadable or read-only is counted
+/// (NodeState.h), and the nodes' copies of the pages it unmaps, replaces,
+/// moves, protects or discards are stale (RetainedPages.h).
+void noteMappingCall(long Number, long A, long B, long C, long D);
 
 /// The unmapped gap below a stack from arenaMapStack: the kernel's own
 /// (stack_guard_gap, 256 pages).

@@ -16,6 +16,7 @@
 #include "Thread.h"
 #include "Triggers.h"
 #include "Trace.h"
+#include "WrittenPages.h"
 #include <arpa/inet.h>
 #include <elf.h>
 #include <errno.h>
@@ -609,7 +610,7 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
       if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M) ||
           !inArena(M.Address, M.Bytes) || M.Address % PageBytes || M.Bytes % PageBytes)
         nodeDied(E, Id);
-      noteMappingCall(sys::Munmap, 0, 0);
+      noteMappingCall(sys::Munmap, long(M.Address), long(M.Bytes), 0, 0);
       if (homeMunmap(long(M.Address), long(M.Bytes)))
         nodeDied(E, Id);
       node().SyscallsForwarded++;
@@ -648,6 +649,7 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
         if (H.Type != MessageType::PageData || !takePagesBack(Id, E.Link, H.Bytes, InPlace))
           nodeDied(E, Id);
       }
+      noteThreadHome(Id);
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
              StackBytes);
       T.Current = 0;
@@ -672,9 +674,12 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
 
 void reportMigrations() {
   NodeState &N = node();
-  Line() << "popcorn: migrations: " << N.Migrations << " away from home, " << N.PagesFetched
-         << " pages fetched, " << N.PagesReturned << " pages written back, "
-         << N.SyscallsForwarded << " system calls forwarded";
+  Line L;
+  L << "popcorn: migrations: " << N.Migrations << " away from home, " << N.PagesFetched
+    << " pages fetched, " << N.PagesReturned << " pages written back, " << N.SyscallsForwarded
+    << " system calls forwarded";
+  if (N.Migrations && writeTrackingOff())
+    L << "; pages kept on nodes checked by hashing: " << writeTrackingOff();
 }
 
 bool isRuntimeDescriptor(long Fd) {
@@ -685,14 +690,14 @@ bool isRuntimeDescriptor(long Fd) {
   for (int I = 1; I < N.NodeCount; I++)
     if (N.Nodes[I].Link.Fd == Fd)
       return N.LinksOwner == getpid();
-  return Fd == controlSocketDescriptor() && controlThreadRuns();
+  return (Fd == controlSocketDescriptor() && controlThreadRuns()) || Fd == writeTrackerDescriptor();
 }
 
 long closeProgramRange(uint32_t First, uint32_t Last, long Flags) {
   NodeState &N = node();
   // CLOSE_RANGE_CLOEXEC closes nothing (the runtime's are close-on-exec).
   constexpr long Cloexec = 4;
-  int Own[MaxNodes + 1], Count = 0;
+  int Own[MaxNodes + 2], Count = 0;
   auto Note = [&](int Fd) {
     if (Fd < 0 || uint32_t(Fd) < First || uint32_t(Fd) > Last || !isRuntimeDescriptor(Fd))
       return;
@@ -705,6 +710,7 @@ long closeProgramRange(uint32_t First, uint32_t Last, long Flags) {
     for (int I = 1; I < N.NodeCount; I++)
       Note(N.Nodes[I].Link.Fd);
     Note(controlSocketDescriptor());
+    Note(writeTrackerDescriptor());
   }
   // The ranges around them, from the lowest up.
   uint64_t From = First;
@@ -733,6 +739,8 @@ void moveRuntimeDescriptor(long Fd) {
       N.Nodes[I].Link.Fd = Moved;
   if (Fd == controlSocketDescriptor())
     controlSocketMoved(Moved);
+  if (Fd == writeTrackerDescriptor())
+    writeTrackerMoved(Moved);
 }
 
 const char *isaName(uint16_t Machine) {
@@ -745,6 +753,8 @@ bool readNodeTable(char **Envp) {
   const char *Log = environment(Envp, "POPCORN_LOG");
   N.Quiet = Log && !strcmp(Log, "quiet");
   N.TimeoutMs = DefaultTimeoutMs;
+  if (const char *Track = environment(Envp, "POPCORN_TRACK_WRITES"); Track && !strcmp(Track, "0"))
+    refuseWriteTracking();
   if (const char *Timeout = environment(Envp, "POPCORN_TIMEOUT")) {
     uint64_t Ms = durationOf(Timeout) / 1000000;
     if (!Ms || Ms > 3600 * 1000) {
@@ -801,6 +811,7 @@ void leaveParentsNodes() {
     E.StackAtHome = false;
   }
   forgetAllHeld();
+  leaveParentsTracker();
   N.LinksOwner = 0;
 }
 

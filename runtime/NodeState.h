@@ -162,6 +162,10 @@ struct NodeState {
   uint8_t *SyscallBuffer; // a forwarded call's data, both ways
   uint8_t *PageRun;       // home: pages served or taken back, MaxPagesPerRun of them
   void *Held;             // home: the pages each node keeps (RetainedPages.cpp)
+  // Home: the userfaultfd that tracks the program's writes and the process
+  // that made it (0: none), or why there is none (WrittenPages.h).
+  int WriteTrackerFd, WriteTrackerOwner;
+  const char *WriteTrackingOff;
   LinkKey Secret;         // home: the key of the nodes it starts
   bool SecretReady;
   uint16_t HomeMachine;

@@ -3,6 +3,7 @@
 #include "NodeState.h"
 #include "ReadablePages.h"
 #include "Syscall.h"
+#include "WrittenPages.h"
 
 namespace popcorn {
 namespace {
@@ -12,40 +13,84 @@ namespace {
 // ranges home named in its greeting; both tables are reserved whole and
 // committed as they are touched.
 struct HeldPages {
-  uint64_t *Address, *Hash;
+  uint64_t *Address, *Hash; // a stale page's address has its low bit set
   uint64_t Count;
+  uint64_t Low, High; // the span of the list's pages
   uint32_t *SlotOfArenaPage; // list index + 1, 0: not held
-  bool Overflowed; // the node got more than MaxChecked: none is hashed
+  // The node got more than home hashes, or the kernel stopped telling
+  // which pages home wrote: it forgets them all at its next trip.
+  bool MustForgetAll;
   // Access: whether the node got a page read-only since it last forgot
   // all, and the counts of mapping calls when the thread last went there.
   bool HoldsReadOnly;
   uint64_t MappingChangesSeen, ReadOnlyMadeSeen;
 };
 
+// Home's records of all nodes, and when to protect home's pages so that
+// the kernel tells which it wrote (WrittenPages.h).  Protection costs a
+// fault at the first write to each page after it (at home, or as a
+// node's writes come back): it pays when nodes hold many pages home does
+// not write, not for a few (hashing 4,096 costs 1.6 ms a departure, and
+// bench/hashtab.c writes all 32,768 pages of its table at home while its
+// node holds 3,500: 15% more time), nor when home rewrites nearly all of
+// them (bench/sieve.c: 14% more).  So home protects once a node holds
+// more than ProtectAbove pages (it is then Armed: every departure asks the
+// kernel), and after a departure that found most of a node's pages stale
+// it skips protecting for 1, 2, then 4 returns: meanwhile every page home
+// writes stays written, and a node whose pages were all rewritten forgets
+// them all, as it would anyway.
+struct Retained {
+  HeldPages Nodes[MaxNodes];
+  bool Armed, ProtectedAtReturn;
+  uint32_t SkippedReturns, ReturnsToSkip;
+};
+constexpr uint64_t ProtectAbove = 4096;
+
 constexpr uint64_t ArenaPages = ArenaBytes / PageBytes;
-// Checking a page costs 0.4-1.3 us at every departure, whether or not the
+// Hashing a page costs 0.4-1.3 us at every departure, whether or not the
 // node touches it again: past this many (64 MiB), a node forgets them all
 // instead and starts again from the pages of its next trip.  Past it, the
 // pages the node gets are not hashed either (0.4 us each: a program that
 // moves 75 MB each way per trip spent 6% of its time there for nothing).
-constexpr uint64_t MaxChecked = 16384;
+// Where the kernel tracks home's writes, a node keeps as many as it gets.
+constexpr uint64_t MaxHashed = 16384;
+
+Retained *retained() {
+  NodeState &N = node();
+  if (!N.Held)
+    N.Held = sys::mapPrivate(sizeof(Retained));
+  return static_cast<Retained *>(N.Held);
+}
+
+// Whether the kernel tells which pages home wrote (else they are hashed).
+bool armed() {
+  Retained *R = retained();
+  return R && R->Armed && tracksWrites();
+}
 
 HeldPages *heldBy(int Node) {
-  NodeState &N = node();
-  if (!N.Held) {
-    N.Held = reinterpret_cast<HeldPages *>(sys::mapPrivate(MaxNodes * sizeof(HeldPages)));
-    if (!N.Held)
-      return nullptr;
-  }
-  HeldPages &H = static_cast<HeldPages *>(N.Held)[Node];
+  Retained *R = retained();
+  if (!R)
+    return nullptr;
+  HeldPages &H = R->Nodes[Node];
   if (!H.Address) {
-    H.Address = reinterpret_cast<uint64_t *>(sys::mapPrivate(MaxChecked * 8));
-    H.Hash = reinterpret_cast<uint64_t *>(sys::mapPrivate(MaxChecked * 8));
+    H.Address = reinterpret_cast<uint64_t *>(sys::mapPrivate(ArenaPages * 8));
+    H.Hash = reinterpret_cast<uint64_t *>(sys::mapPrivate(ArenaPages * 8));
     H.SlotOfArenaPage = reinterpret_cast<uint32_t *>(sys::mapPrivate(ArenaPages * 4));
     if (!H.Address || !H.Hash || !H.SlotOfArenaPage)
       return H.Address = nullptr, nullptr;
   }
   return &H;
+}
+
+// Every node's record that has pages (some may need forgetting).
+template <class Visitor> void forEachRecord(Visitor Visit) {
+  NodeState &N = node();
+  for (int Node = 0; N.Held && Node < MaxNodes; Node++) {
+    HeldPages &H = static_cast<Retained *>(N.Held)->Nodes[Node];
+    if (H.Address && (H.Count || H.MustForgetAll))
+      Visit(Node, H);
+  }
 }
 
 uint32_t &slotOf(HeldPages &H, uint64_t Address) {
@@ -65,11 +110,58 @@ void drop(HeldPages &H, uint64_t I) {
 void clear(HeldPages &H) {
   for (uint64_t I = 0; I < H.Count; I++)
     slotOf(H, H.Address[I]) = 0;
-  H.Count = 0;
-  H.Overflowed = H.HoldsReadOnly = false;
+  H.Count = H.High = 0;
+  H.Low = ~uint64_t(0);
+  H.MustForgetAll = H.HoldsReadOnly = false;
 }
 
-// The node holds more than MaxChecked pages, or pages whose access may
+// Marks H's pages in [Low, High) stale.  By the list when it is shorter.
+void markStale(HeldPages &H, uint64_t Low, uint64_t High) {
+  Low = Low > H.Low ? Low : H.Low;
+  High = High < H.High ? High : H.High;
+  if (Low >= High)
+    return;
+  if ((High - Low) / PageBytes > H.Count) {
+    for (uint64_t I = 0; I < H.Count; I++)
+      if (H.Address[I] >= Low && H.Address[I] < High)
+        H.Address[I] |= 1;
+    return;
+  }
+  for (uint64_t At = Low; At < High; At += PageBytes)
+    if (uint32_t Slot = slotOf(H, At))
+      H.Address[Slot - 1] |= 1;
+}
+
+uint64_t staleCount(const HeldPages &H) {
+  uint64_t Stale = 0;
+  for (uint64_t I = 0; I < H.Count; I++)
+    Stale += H.Address[I] & 1;
+  return Stale;
+}
+
+// Marks stale, in the records Pick(Node) chooses, the pages home wrote
+// since the last protection (the kernel's answer, one scan for all);
+// false if the kernel could not tell, and then every node forgets all.
+template <class Picker> bool markWritten(Picker Pick) {
+  uint64_t Low = ~uint64_t(0), High = 0;
+  forEachRecord([&](int Node, HeldPages &H) {
+    if (Pick(Node) && H.Count) {
+      Low = H.Low < Low ? H.Low : Low;
+      High = H.High > High ? H.High : High;
+    }
+  });
+  if (Low >= High || forEachWrittenRun(Low, High, [&](uint64_t Start, uint64_t End) {
+        forEachRecord([&](int Node, HeldPages &H) {
+          if (Pick(Node))
+            markStale(H, Start, End);
+        });
+      }))
+    return true;
+  forEachRecord([](int, HeldPages &H) { H.MustForgetAll = true; });
+  return false;
+}
+
+// The node holds more than MaxHashed pages, or pages whose access may
 // have changed: it forgets them all.
 bool forgetAll(HeldPages &H, Channel &Link) {
   clear(H);
@@ -101,19 +193,26 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
   // stacks the thread works on.  A node forgets the few pages of the data
   // segments at every return.
   HeldPages *H = inArena(Address, PageBytes) ? heldBy(Node) : nullptr;
-  if (!H || H->Overflowed)
+  if (!H || H->MustForgetAll)
     return;
+  bool Tracked = armed();
   uint32_t &Slot = slotOf(*H, Address);
   if (!Slot) {
-    if (H->Count == MaxChecked) {
-      H->Overflowed = true;
+    if (H->Count == (Tracked ? ArenaPages : MaxHashed)) {
+      H->MustForgetAll = true;
       return;
     }
-    H->Address[H->Count] = Address;
     Slot = uint32_t(++H->Count);
+    if (Slot == 1 || Address < H->Low)
+      H->Low = Address;
+    if (Slot == 1 || Address + PageBytes > H->High)
+      H->High = Address + PageBytes;
   }
-  H->Hash[Slot - 1] = hashPage(Bytes);
+  H->Address[Slot - 1] = Address; // not stale: the node has these bytes
+  H->Hash[Slot - 1] = Tracked ? 0 : hashPage(Bytes);
 }
+
+namespace {
 
 // Hashes home's copies of the pages at Index[0..Count) of H's list,
 // read through the kernel into the run buffer (a page the program unmapped
@@ -141,10 +240,76 @@ void checkThroughKernel(HeldPages &H, const uint64_t *Index, uint64_t Count) {
   }
 }
 
+// The stale pages of H are dropped from it and named to the node; all of
+// them if most are stale: the node then forgets its pages in the order
+// they came, in runs, where a list scrambled by drop costs it a call a
+// page (18,000 pages: 19 against 3 ms).
+bool sendStale(HeldPages &H, Channel &Link) {
+  if (2 * staleCount(H) > H.Count)
+    return forgetAll(H, Link);
+  uint64_t Forget[512];
+  uint64_t Pending = 0;
+  for (uint64_t I = 0; I < H.Count;) {
+    if (!(H.Address[I] & 1)) {
+      I++;
+      continue;
+    }
+    H.Address[I] &= ~uint64_t(1);
+    Forget[Pending++] = H.Address[I];
+    drop(H, I); // the last entry moves to I: look at it next
+    if (Pending == sizeof Forget / sizeof Forget[0]) {
+      if (!Link.send(MessageType::Forget, Forget, sizeof Forget))
+        return false;
+      Pending = 0;
+    }
+  }
+  return !Pending || Link.send(MessageType::Forget, Forget, uint32_t(Pending * 8));
+}
+
+} // namespace
+
 void forgetAllHeld() {
-  NodeState &N = node();
-  for (int Node = 0; N.Held && Node < MaxNodes; Node++)
-    clear(static_cast<HeldPages *>(N.Held)[Node]);
+  forEachRecord([](int, HeldPages &H) { clear(H); });
+  if (Retained *R = node().Held ? retained() : nullptr)
+    R->Armed = R->ProtectedAtReturn = false, R->SkippedReturns = R->ReturnsToSkip = 0;
+}
+
+void notePagesChanged(uint64_t Address, uint64_t Bytes) {
+  uint64_t End = Address + Bytes < Address ? ~uint64_t(0) : Address + Bytes;
+  forEachRecord([&](int, HeldPages &H) { markStale(H, pageDown(Address), End); });
+}
+
+void noteThreadHome(int From) {
+  // From learnt of home's writes before the trip and brought its own; the
+  // others learn of both now, before the protection forgets them.
+  Retained *R = retained();
+  if (!R || writeTrackingOff() || (armed() && !markWritten([From](int Node) { return Node != From; })))
+    return;
+  uint64_t Low = ~uint64_t(0), High = 0, Most = 0;
+  forEachRecord([&](int, HeldPages &H) {
+    if (H.Count) {
+      Low = H.Low < Low ? H.Low : Low;
+      High = H.High > High ? H.High : High;
+      Most = H.Count > Most ? H.Count : Most;
+    }
+  });
+  if (Low >= High || (!R->Armed && Most <= ProtectAbove))
+    return;
+  if (R->SkippedReturns < R->ReturnsToSkip) {
+    R->SkippedReturns++;
+    return;
+  }
+  R->SkippedReturns = 0;
+  R->ProtectedAtReturn = protectWrittenPages(Low, High);
+  if (!R->ProtectedAtReturn) {
+    forEachRecord([](int, HeldPages &H) { H.MustForgetAll = true; });
+    return;
+  }
+  // Armed now: the other nodes' copies may be stale with writes home made
+  // before, which no hash will check any more.
+  if (!R->Armed)
+    forEachRecord([From](int Node, HeldPages &H) { H.MustForgetAll |= Node != From; });
+  R->Armed = true;
 }
 
 void noteReadOnlyHeld(int Node) {
@@ -166,15 +331,28 @@ bool forgetChangedPages(int Node, Channel &Link) {
                        (H->HoldsReadOnly && H->MappingChangesSeen != N.MappingChanges);
   H->ReadOnlyMadeSeen = N.ReadOnlyMade;
   H->MappingChangesSeen = N.MappingChanges;
-  if (!H->Count && !H->Overflowed)
+  if (!H->Count && !H->MustForgetAll)
     return true;
-  if (H->Overflowed || AccessChanged)
+  if (H->MustForgetAll || AccessChanged)
     return forgetAll(*H, Link);
-  // First pass: home's copies, in place where they cannot fault (0.4 us
-  // a page here), else through the kernel (1.3 us).  A changed page's
-  // entry is marked in its address's low bit (addresses are aligned).
+  if (armed()) {
+    if (!markWritten([Node](int Other) { return Other == Node; }))
+      return forgetAll(*H, Link);
+    Retained &R = *retained();
+    if (R.ProtectedAtReturn) {
+      bool Paid = 2 * staleCount(*H) <= H->Count;
+      R.ReturnsToSkip = Paid ? 0 : R.ReturnsToSkip ? 2 * R.ReturnsToSkip : 1;
+      R.ReturnsToSkip = R.ReturnsToSkip > 4 ? 4 : R.ReturnsToSkip;
+      R.ProtectedAtReturn = false;
+    }
+    return sendStale(*H, Link);
+  }
+  // Hashed: home's copies, in place where they cannot fault (0.4 us a
+  // page here), else through the kernel (1.3 us).
   uint64_t Index[MaxPagesPerRun], Queued = 0;
   for (uint64_t I = 0; I < H->Count; I++) {
+    if (H->Address[I] & 1)
+      continue;
     if (readableInPlace(H->Address[I], 1)) {
       if (hashPage(reinterpret_cast<const uint8_t *>(H->Address[I])) != H->Hash[I])
         H->Address[I] |= 1;
@@ -187,24 +365,7 @@ bool forgetChangedPages(int Node, Channel &Link) {
     }
   }
   checkThroughKernel(*H, Index, Queued);
-  // Second pass: the marked ones are dropped and named to the node.
-  uint64_t Forget[512];
-  uint64_t Pending = 0;
-  for (uint64_t I = 0; I < H->Count;) {
-    if (!(H->Address[I] & 1)) {
-      I++;
-      continue;
-    }
-    H->Address[I] &= ~uint64_t(1);
-    Forget[Pending++] = H->Address[I];
-    drop(*H, I); // the last entry moves to I: look at it next
-    if (Pending == sizeof Forget / sizeof Forget[0]) {
-      if (!Link.send(MessageType::Forget, Forget, sizeof Forget))
-        return false;
-      Pending = 0;
-    }
-  }
-  return !Pending || Link.send(MessageType::Forget, Forget, uint32_t(Pending * 8));
+  return sendStale(*H, Link);
 }
 
 } // namespace popcorn

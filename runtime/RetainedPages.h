@@ -31,6 +31,15 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes);
 /// Home: no node holds any page (a forked child's nodes are its own).
 void forgetAllHeld();
 
+/// Home: a mapping call unmapped, replaced, moved or protected
+/// [Address, +Bytes): every node's copies there are stale.
+void notePagesChanged(uint64_t Address, uint64_t Bytes);
+
+/// Home: the thread came back from node From, with the pages it wrote
+/// there: what home wrote since it last came home is stale on every other
+/// node, and from now on only new writes count.
+void noteThreadHome(int From);
+
 /// Home: node Node got a page that the program may not write.
 void noteReadOnlyHeld(int Node);
 

@@ -585,7 +585,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
 
   long Result;
   int16_t Number = numberOn(Row, Here);
-  noteMappingCall(Number, Args[2], Args[3]);
+  noteMappingCall(Number, Args[0], Args[1], Args[2], Args[3]);
   if (Number >= 0 && (Number == sys::Dup2 || Number == sys::Dup3) && Args[0] != Args[1])
     moveRuntimeDescriptor(Args[1]); // the program gets that number
   if (Number < 0) {
@@ -669,7 +669,7 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     long Args[SyscallArguments] = {A, B, C, D, E, F};
     return remoteSyscall(Number, Args);
   }
-  noteMappingCall(Number, C, D);
+  noteMappingCall(Number, A, B, C, D);
   // dup2 onto one of the runtime's descriptors gets it; the runtime's
   // moves.  (Not a case below: dup2 is -1 on aarch64, as is arch_prctl.)
   if (sys::Dup2 >= 0 && Number == sys::Dup2 && A != B)

@@ -1,14 +1,39 @@
-// MIGRATE-MIN: 6
-/* Pages a node keeps between trips: what home writes while the thread is
- * home is seen on the node's next trip, for a page the node only read, one
- * it wrote, and after the node held more pages than home checks at a
- * departure (it then forgets them all: 80 MiB here). */
+// MIGRATE-MIN: 9
+// MIGRATE-ENV: POPCORN_TRACK_WRITES=1
+// MIGRATE-ENV: POPCORN_TRACK_WRITES=0
+// MIGRATE-FETCHES-BELOW: 48000
+/* Pages a node keeps between trips: what home writes, discards or maps
+ * anew while the thread is home is seen on the node's next trip.  In 80
+ * MiB the node reads on every trip, more than home hashes: where the
+ * kernel tells home which pages it wrote, the node keeps them (the bound
+ * on fetches: the first trip's pages go twice, while home starts asking
+ * the kernel, then only the pages home wrote); with POPCORN_TRACK_WRITES=0
+ * it forgets them all at every trip.  Then a page the node only read, one
+ * it wrote, on nodes 1 and 2, and pages home unmapped and mapped again,
+ * discarded or protected: one protected to nothing or unmapped faults on
+ * the node as it would at home, although the node held it. */
 #include <popcorn.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 enum { Page = 4096, BigPages = 20480 };
+
+static volatile int faults;
+
+/* Opens the page up again, or maps it anew where there is none. */
+static void open_up(int sig, siginfo_t *info, void *context)
+{
+	(void)sig;
+	(void)context;
+	faults++;
+	void *page = (void *)((uintptr_t)info->si_addr & ~(uintptr_t)(Page - 1));
+	if (mprotect(page, Page, PROT_READ | PROT_WRITE))
+		mmap(page, Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+}
 
 static long sum(const unsigned char *p, size_t n, size_t stride)
 {
@@ -20,6 +45,17 @@ static long sum(const unsigned char *p, size_t n, size_t stride)
 
 int main(void)
 {
+	unsigned char *big = malloc((size_t)BigPages * Page);
+	memset(big, 2, (size_t)BigPages * Page);
+	for (int trip = 0; trip < 4; trip++) {
+		popcorn_migrate(2);
+		long seen = sum(big, (size_t)BigPages * Page, Page);
+		popcorn_migrate(0);
+		printf("80 MiB, trip %d: %ld\n", trip, seen);
+		big[(size_t)(7 + trip) * Page] = (unsigned char)(5 + trip);
+		big[(size_t)(BigPages - 1 - trip) * Page] = 6;
+	}
+
 	unsigned char *small = malloc(8 * Page);
 	memset(small, 1, 8 * Page);
 	for (int node = 1; node <= 2; node++) {
@@ -34,18 +70,35 @@ int main(void)
 		popcorn_migrate(0);
 	}
 
-	unsigned char *big = malloc((size_t)BigPages * Page);
-	memset(big, 2, (size_t)BigPages * Page);
+	struct sigaction action;
+	memset(&action, 0, sizeof action);
+	action.sa_sigaction = open_up;
+	action.sa_flags = SA_SIGINFO;
+	sigaction(SIGSEGV, &action, NULL);
+	unsigned char *m = mmap(NULL, 16 * Page, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return 1;
+	memset(m, 7, 16 * Page);
 	popcorn_migrate(2);
-	long first = sum(big, (size_t)BigPages * Page, Page);
+	long before = sum(m, 16 * Page, 1);
 	popcorn_migrate(0);
-	big[7 * Page] = 5;
-	big[(size_t)(BigPages - 1) * Page] = 6;
-	small[7 * Page] = 8;
+	munmap(m + 3 * Page, Page); /* mapped again: zeros */
+	mmap(m + 3 * Page, Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+	     -1, 0);
+	madvise(m + 5 * Page, 2 * Page, MADV_DONTNEED); /* discarded: zeros */
+	mprotect(m + 11 * Page, Page, PROT_NONE); /* the same bytes, unreadable */
+	munmap(m + 13 * Page, Page); /* none */
 	popcorn_migrate(2);
-	long second = sum(big, (size_t)BigPages * Page, Page);
-	long small_sum = sum(small, 8 * Page, 1);
+	long after = sum(m, 11 * Page, 1);
+	long faulted = m[11 * Page] + m[13 * Page];
 	popcorn_migrate(0);
-	printf("80 MiB: %ld, then %ld; small: %ld\n", first, second, small_sum);
+	printf("mapped again, discarded: %ld, then %ld; unreadable, unmapped: %d faults, %ld\n",
+	       before, after, faults, faulted);
+	mprotect(m + 9 * Page, Page, PROT_READ); /* the same bytes, read-only */
+	popcorn_migrate(2);
+	after = sum(m, 11 * Page, 1);
+	popcorn_migrate(0);
+	printf("protected: %ld\n", after);
 	return 0;
 }

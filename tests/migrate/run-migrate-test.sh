@@ -9,6 +9,11 @@
 #
 # Lines of SOURCE:
 #   // MIGRATE-MIN: N      each migrating run moves the thread at least N times
+#   // MIGRATE-FETCHES-BELOW: N
+#                          each migrating run fetches fewer than N pages, where
+#                          the kernel tells home which pages it wrote (a run
+#                          whose home hashes them says so in its report, and
+#                          is not checked)
 #   // MIGRATE-ENV: A=B .. one migrating run with these variables (one line,
 #                          one run; none: one run without); {start:F} and
 #                          {end:F} become function F's code range, in hex
@@ -34,6 +39,7 @@ cd "$work"
 
 setting() { sed -n "s,^// $1: *,,p" "$src"; }
 min=$(setting MIGRATE-MIN)
+fetches_below=$(setting MIGRATE-FETCHES-BELOW)
 expected_status=$(setting EXIT)
 if [ -n "$(setting STDIN)" ]; then
 	printf '%b' "$(setting STDIN)" >input
@@ -83,6 +89,7 @@ while IFS= read -r vars; do
 	run "moved$i" $under env POPCORN_LOG=stats $vars ./prog
 	take_report "moved$i" "popcorn: migrations: "
 	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
+	fetched=$(echo "$report" | sed -n 's/.* \([0-9]*\) pages fetched.*/\1/p')
 	sed '/^=== stderr$/,/^=== exit status/{/^=== exit status/!d}' "moved$i.run" >"moved$i.compare"
 	if ! cmp -s home.compare "moved$i.compare"; then
 		echo "FAIL: with ${under:-${vars:-no trigger}}, the migrating run differs from the one staying home:"
@@ -91,6 +98,11 @@ while IFS= read -r vars; do
 		cat "moved$i.stderr"
 		failed=1
 	elif ! at_least "${vars:-moved}" "$moves" "${min:-1}" "fewer than ${min:-1} migrations"; then
+		cat "moved$i.stderr"
+		failed=1
+	elif [ -n "$fetches_below" ] && ! echo "$report" | grep -q 'checked by hashing' &&
+		! [ "${fetched:-0}" -lt "$fetches_below" ]; then
+		echo "FAIL: with ${under:-${vars:-no trigger}}, $fetched pages fetched, not fewer than $fetches_below"
 		cat "moved$i.stderr"
 		failed=1
 	else
