@@ -8,25 +8,13 @@
  * fault runs the program's handler, which opens the page up (as a
  * collector's write barrier does) and the access goes on; what the
  * accesses wrote must reach home. */
+#include "open-up.h"
 #include <popcorn.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
 enum { Page = 4096 };
-
-static volatile int faults;
-
-static void open_up(int sig, siginfo_t *info, void *context)
-{
-	(void)sig;
-	(void)context;
-	faults++;
-	void *page = (void *)((uintptr_t)info->si_addr & ~(uintptr_t)(Page - 1));
-	mprotect(page, Page, PROT_READ | PROT_WRITE);
-}
 
 static unsigned char *map(int prot)
 {
@@ -104,11 +92,7 @@ static int read_only_mapping(int node)
 
 int main(void)
 {
-	struct sigaction action;
-	memset(&action, 0, sizeof action);
-	action.sa_sigaction = open_up;
-	action.sa_flags = SA_SIGINFO;
-	sigaction(SIGSEGV, &action, 0);
+	open_up_on_faults();
 	for (int node = 2; node >= 1; node--) {
 		printf("node %d: protected at home %d\n", node, protected_at_home(node));
 		printf("node %d: protected away %d\n", node, protected_away(node));

@@ -16,9 +16,8 @@
  * keeps its own: they move out of its way, the userfaultfd that tracks
  * home's writes among them, and the node still keeps the 80 MiB. */
 #include <fcntl.h>
+#include "open-up.h"
 #include <popcorn.h>
-#include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,19 +25,6 @@
 #include <unistd.h>
 
 enum { Page = 4096, BigPages = 20480, TopFd = 1023, Taken = 64 };
-
-static volatile int faults;
-
-/* Opens the page up again, or maps it anew where there is none. */
-static void open_up(int sig, siginfo_t *info, void *context)
-{
-	(void)sig;
-	(void)context;
-	faults++;
-	void *page = (void *)((uintptr_t)info->si_addr & ~(uintptr_t)(Page - 1));
-	if (mprotect(page, Page, PROT_READ | PROT_WRITE))
-		mmap(page, Page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-}
 
 static long sum(const unsigned char *p, size_t n, size_t stride)
 {
@@ -88,11 +74,7 @@ int main(void)
 		popcorn_migrate(0);
 	}
 
-	struct sigaction action;
-	memset(&action, 0, sizeof action);
-	action.sa_sigaction = open_up;
-	action.sa_flags = SA_SIGINFO;
-	sigaction(SIGSEGV, &action, NULL);
+	open_up_on_faults();
 	unsigned char *m = mmap(NULL, 16 * Page, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
