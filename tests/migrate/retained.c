@@ -14,7 +14,8 @@
  * the node as it would at home, although the node held it.  Between the
  * 80 MiB trips the program takes the top descriptors, where the runtime
  * keeps its own: they move out of its way, the userfaultfd that tracks
- * home's writes among them, and the node still keeps the 80 MiB. */
+ * home's writes among them, and the node still keeps the 80 MiB; and a
+ * child forked then moves with its own copy, on nodes of its own. */
 #include <fcntl.h>
 #include "open-up.h"
 #include <popcorn.h>
@@ -22,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 enum { Page = 4096, BigPages = 20480, TopFd = 1023, Taken = 64 };
@@ -59,6 +61,24 @@ int main(void)
 	for (int fd = TopFd; fd > TopFd - Taken; fd--)
 		kept += fcntl(fd, F_GETFD) >= 0;
 	printf("%d of the top descriptors the program's\n", kept);
+
+	/* A child forked now has its own copy of big, and its own nodes. */
+	fflush(stdout);
+	pid_t child = fork();
+	if (child == 0) {
+		popcorn_migrate(2);
+		big[100 * Page] = 99;
+		popcorn_migrate(0);
+		big[101 * Page] = 77;
+		popcorn_migrate(2);
+		printf("child: %ld\n", sum(big, (size_t)BigPages * Page, Page));
+		popcorn_migrate(0);
+		fflush(stdout);
+		_exit(0);
+	}
+	int status;
+	waitpid(child, &status, 0);
+	big_trips(big, 6, 7);
 
 	unsigned char *small = malloc(8 * Page);
 	memset(small, 1, 8 * Page);
