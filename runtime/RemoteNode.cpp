@@ -26,6 +26,7 @@ constexpr uint32_t MaxFrames = 1 << 16;
 // Home's stack region is at most RLIMIT_STACK or 8 MiB (Thread.cpp).
 constexpr uint64_t MaxStackBytes = 64 << 20;
 constexpr uint64_t ListCapacity = uint64_t(1) << 22; // pages: 16 GiB
+constexpr uint64_t MaxKeptRuns = 4096; // runs of pages kept between trips (keepArenaPages)
 // Shared pages written between two system calls that are sent home as
 // diffs; past these (16 MiB), whole.
 constexpr uint32_t MaxTwins = 4096;
@@ -119,6 +120,9 @@ uint32_t pagesToAsk(int R, uint64_t A, FetchStream &S) {
 // them at least), 0 if not even the first.  The first Writable of them
 // stay writable, the others are read-only; all are if the program may
 // not write them.  Flags: home's PageRunReadOnly and PageRunMapShared.
+void compactPresentList();
+void forgetAllKept(bool OnlyClean = false);
+
 uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, uint32_t &Flags) {
   NodeState &N = node();
   TraceSpan Fault(TraceKind::PageFault);
@@ -143,7 +147,15 @@ uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, uint32_t &Flags) 
     Writable = 0;
   uint64_t Bytes = uint64_t(Run.Pages) * PageBytes;
   uint64_t WritableBytes = uint64_t(Writable < Run.Pages ? Writable : Run.Pages) * PageBytes;
-  sys::call6(sys::Mprotect, long(A), long(Bytes), sys::ProtReadWrite);
+  // Past the kernel's limit of mappings (vm.max_map_count), pages far
+  // apart give way to this run.
+  if (sys::call6(sys::Mprotect, long(A), long(Bytes), sys::ProtReadWrite) != 0) {
+    forgetAllKept(true);
+    compactPresentList();
+    if (sys::call6(sys::Mprotect, long(A), long(Bytes), sys::ProtReadWrite) != 0)
+      fail("the kernel refuses to map one more page here (its limit of mappings, "
+           "vm.max_map_count?)");
+  }
   if (!N.HomeLink.receivePayload(reinterpret_cast<void *>(A), Bytes))
     lostHome();
   if (WritableBytes < Bytes)
@@ -572,7 +584,6 @@ void setThreadPointer(uint64_t Tp) {
 }
 
 void forgetChanged(uint32_t Bytes);
-void forgetAllKept();
 
 // On the runtime's stack: wait for the thread and continue it.
 [[noreturn]] void waitForThread(void *) {
@@ -681,10 +692,31 @@ void compactPresentList() {
   N.PresentCount = Kept;
 }
 
+// The runs of pages here: each is a mapping of its own in the kernel,
+// between inaccessible ones.
+uint64_t presentRuns() {
+  NodeState &N = node();
+  uint64_t Runs = 0;
+  for (uint32_t R = 0; R < N.SharedCount; R++) {
+    uint64_t Bytes = (N.Shared[R].High - N.Shared[R].Low) / PageBytes / 8 + 1, Before = 0;
+    for (uint64_t At = 0; At < Bytes; At += 8) {
+      uint64_t Word = 0;
+      __builtin_memcpy(&Word, N.PresentBits[R] + At, Bytes - At < 8 ? Bytes - At : 8);
+      Runs += uint64_t(__builtin_popcountll(Word & ~(Word << 1 | Before)));
+      Before = Word >> 63;
+    }
+  }
+  return Runs;
+}
+
 // The thread has left with every page it wrote.  The arena's pages stay,
 // read-only and clean again: home names those that change before the
 // thread comes back (RetainedPages.h).  The few others (data segments,
-// the top of home's stack) are forgotten.
+// the top of home's stack) are forgotten.  So are all of them when they lie
+// in more than MaxKeptRuns runs: each run is a mapping, and a thread that
+// reads pages at random over a large table would take the kernel to its
+// limit of them (vm.max_map_count, 65,530 by default), where mprotect
+// fails; many make every fault and mprotect slower before that.
 void keepArenaPages() {
   NodeState &N = node();
   forgetFreshPages();
@@ -710,6 +742,8 @@ void keepArenaPages() {
       forgetPage(rangeOf(A), A);
     }
   }
+  if (presentRuns() > MaxKeptRuns)
+    forgetAllKept();
   compactPresentList();
   uint64_t Low = N.StackAtHome && N.Away.High == N.HomeStack.High ? N.HomeStack.Low : N.Away.Low;
   sys::reserve(Low, pageDown(N.Away.High) - Low);
@@ -762,14 +796,17 @@ void forgetChanged(uint32_t Bytes) {
 }
 
 // Home's ForgetAll: every page kept from earlier trips (all arena pages,
-// in the order they came: runs, mostly) may have changed.
-void forgetAllKept() {
+// in the order they came: runs, mostly) may have changed.  Or, when the
+// kernel will not map one more page (OnlyClean), the pages this trip has
+// not written, which the thread can fetch again.
+void forgetAllKept(bool OnlyClean) {
   NodeState &N = node();
   ForgottenRun Run;
   for (uint64_t I = 0; I < N.PresentCount; I++) {
     uint64_t A = N.PresentList[I];
     int R = rangeOf(A);
-    if (R < 0 || !isPresent(R, A))
+    if (R < 0 || !isPresent(R, A) ||
+        (OnlyClean && (hasBit(N.DirtyBits, R, A) || isMapShared(R, A))))
       continue;
     forgetPage(R, A);
     Run.add(A);
