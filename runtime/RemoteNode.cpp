@@ -26,7 +26,7 @@ constexpr uint32_t MaxFrames = 1 << 16;
 // Home's stack region is at most RLIMIT_STACK or 8 MiB (Thread.cpp).
 constexpr uint64_t MaxStackBytes = 64 << 20;
 constexpr uint64_t ListCapacity = uint64_t(1) << 22; // pages: 16 GiB
-constexpr uint64_t MaxKeptRuns = 4096; // runs of pages kept between trips (keepArenaPages)
+constexpr uint64_t MaxKeptRuns = 16384; // runs of pages kept between trips (keepArenaPages)
 // Shared pages written between two system calls that are sent home as
 // diffs; past these (16 MiB), whole.
 constexpr uint32_t MaxTwins = 4096;
