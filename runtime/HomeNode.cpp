@@ -255,12 +255,13 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   posix_spawnattr_setflags(&Attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&Attributes, 0);
   // With address randomization off for the program (gdb, setarch -R),
-  // the node's own stack would be where home's is, whose top holds the
-  // program's arguments: the node runs randomized, as it is inherited
-  // from this process at the exec (and only read there).
+  // qemu-user's own stack would be where home's is, whose top holds the
+  // program's arguments: qemu runs randomized, as it is inherited from
+  // this process at the exec (and only read there).  A native node leaves
+  // its first stack before it takes home's (RemoteNode.cpp: startNode).
   constexpr unsigned long NoRandomize = 0x0040000, Query = 0xffffffff;
   int Persona = personality(Query);
-  bool Randomize = Persona != -1 && (Persona & NoRandomize);
+  bool Randomize = E.How == Launcher::Qemu && Persona != -1 && (Persona & NoRandomize);
   if (Randomize)
     personality(static_cast<unsigned long>(Persona) & ~NoRandomize);
   pid_t Pid = -1;

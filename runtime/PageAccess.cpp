@@ -2,6 +2,7 @@
 #include "PageAccess.h"
 #include "Message.h"
 #include "NodeState.h"
+#include "ProcessMaps.h"
 #include "Syscall.h"
 
 namespace popcorn {
@@ -25,51 +26,15 @@ struct KindRanges {
 
 // Calls Visit(Low, High, Flags) for each mapping of this process that can
 // be read and not written, or is shared, in address order; false if the
-// maps could not be read.  Character by character: only a line's first
-// two fields matter, and a path can be longer than any buffer.
+// maps could not be read.
 template <class Visitor> bool forEachKindOfMapping(Visitor Visit) {
-  constexpr long AtFdcwd = -100, OpenCloexec = 02000000; // the same on both ISAs
-  long Fd = sys::call6(sys::Openat, AtFdcwd, long("/proc/self/maps"), OpenCloexec);
-  if (sys::failed(Fd))
-    return false;
-  enum { Low, High, Perms, Rest } Field = Low;
-  uint64_t Bounds[2] = {0, 0};
-  char Access[4] = {};
-  unsigned AccessAt = 0;
-  char Buffer[2048];
-  long Got;
-  while ((Got = sys::call6(sys::Read, Fd, long(Buffer), sizeof Buffer)) > 0)
-    for (long I = 0; I < Got; I++) {
-      char C = Buffer[I];
-      if (C == '\n') {
-        uint32_t Flags = (Access[0] == 'r' && Access[1] == '-' ? PageRunReadOnly : 0) |
-                         (Access[3] == 's' ? PageRunMapShared : 0);
-        if (Field == Rest && Flags)
-          Visit(Bounds[0], Bounds[1], Flags);
-        Field = Low;
-        Bounds[0] = Bounds[1] = 0;
-        Access[0] = Access[1] = Access[2] = Access[3] = 0;
-        AccessAt = 0;
-        continue;
-      }
-      if (Field == Low && C == '-') {
-        Field = High;
-      } else if (Field == Low || Field == High) {
-        if (C == ' ') {
-          Field = Perms;
-          continue;
-        }
-        uint64_t Digit = C >= 'a' ? uint64_t(C - 'a' + 10) : uint64_t(C - '0');
-        Bounds[Field] = Bounds[Field] * 16 + Digit;
-      } else if (Field == Perms) {
-        if (C == ' ')
-          Field = Rest;
-        else if (AccessAt < 4)
-          Access[AccessAt++] = C;
-      }
-    }
-  sys::call6(sys::Close, Fd);
-  return Got == 0;
+  return forEachMapping([&Visit](uint64_t Low, uint64_t High, uint32_t Access) {
+    uint32_t Flags =
+        ((Access & (MappingReadable | MappingWritable)) == MappingReadable ? PageRunReadOnly : 0) |
+        (Access & MappingShared ? PageRunMapShared : 0);
+    if (Flags)
+      Visit(Low, High, Flags);
+  });
 }
 
 // Where the run from Address ends: at the end of the mapping of a kind

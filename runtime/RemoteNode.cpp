@@ -3,6 +3,7 @@
 #include "AddressSpace.h"
 #include "NodeMappings.h"
 #include "NodeState.h"
+#include "ProcessMaps.h"
 #include "Report.h"
 #include "Steering.h"
 #include "Syscall.h"
@@ -477,17 +478,21 @@ enum class Segment { Shared, Private, Outside };
 // Home's writable segments that this image has identically hold the
 // program's shared data; others that overlap this image are the home ISA's
 // own (this image has its own there).
-Segment classify(const AddressRange &R, char **Envp) {
-  while (*Envp)
-    Envp++;
-  const Elf64_Phdr *Phdr = nullptr;
-  uint64_t Count = 0;
-  for (auto *Aux = reinterpret_cast<const uint64_t *>(Envp + 1); Aux[0] != AT_NULL; Aux += 2) {
-    if (Aux[0] == AT_PHDR)
-      Phdr = reinterpret_cast<const Elf64_Phdr *>(Aux[1]);
-    if (Aux[0] == AT_PHNUM)
-      Count = Aux[1];
-  }
+// What this process knew at its start, kept in its runtime's memory: it
+// leaves its first stack, which holds the arguments, environment and
+// auxiliary vector, before it takes home's ranges (with address
+// randomization off here, as under a machine-wide setting, that stack is
+// where home's is).
+struct NodeStart {
+  int KeyFd;
+  const Elf64_Phdr *Phdr; // this image's, from the auxiliary vector
+  uint64_t PhdrCount;
+  AddressRange FirstStack; // the mapping that holds the environment
+};
+
+Segment classify(const AddressRange &R, const NodeStart &Start) {
+  const Elf64_Phdr *Phdr = Start.Phdr;
+  uint64_t Count = Start.PhdrCount;
   uint64_t ImageLow = ~uint64_t(0), ImageHigh = 0;
   for (uint64_t I = 0; Phdr && I < Count; I++) {
     if (Phdr[I].p_type != PT_LOAD)
@@ -515,7 +520,7 @@ void reserveHomeStack(const StackRegion &Stack) {
   N.StackAtHome = true;
 }
 
-void receiveHello(char **Envp) {
+void receiveHello(const NodeStart &Start) {
   NodeState &N = node();
   HelloMessage Hello;
   if (!N.HomeLink.receiveExactly(MessageType::Hello, &Hello, sizeof Hello) ||
@@ -538,25 +543,32 @@ void receiveHello(char **Envp) {
   N.NodeCount = Hello.NodeCount;
   for (int I = 0; I < N.NodeCount; I++)
     N.Nodes[I].Machine = Hello.NodeMachines[I];
+  // The first stack goes if home's ranges or stack need its addresses:
+  // nothing runs on it any more.
+  const AddressRange &First = Start.FirstStack;
+  bool FirstInTheWay = First.Low < Hello.HomeStack.High && First.High > Hello.HomeStack.Low;
+  for (uint32_t I = 0; I < Hello.Ranges; I++)
+    FirstInTheWay |= First.Low < Hello.Shared[I].High && First.High > Hello.Shared[I].Low;
+  if (FirstInTheWay)
+    sys::call6(sys::Munmap, long(First.Low), long(First.High - First.Low));
   for (uint32_t I = 0; I < Hello.Ranges; I++) {
     AddressRange R = Hello.Shared[I];
     if (R.Low % PageBytes || R.High % PageBytes || R.High <= R.Low)
       fail("a malformed range in the greeting");
     bool Arena = R.Low == ArenaBase && R.High == ArenaBase + ArenaBytes;
-    Segment Kind = Arena ? Segment::Outside : classify(R, Envp);
+    Segment Kind = Arena ? Segment::Outside : classify(R, Start);
     if (Kind == Segment::Private)
       continue;
     bool Reserved = Arena || sys::reserve(R.Low, R.High - R.Low,
                                           Kind == Segment::Shared ? sys::MapFixed
                                                                   : sys::MapFixedNoReplace);
     if (!Reserved) {
-      // The thread would read this process's own memory there instead
-      // (its stack, when address randomization is off: under gdb, or
-      // setarch -R): better no thread at all.
+      // The thread would read this process's own memory there instead:
+      // better no thread at all.
       char Why[128];
       TextBuffer Text(Why, sizeof Why);
       Text << "home's memory at ";
-      Text.hex(R.Low) << " is taken here (address space randomization off?)";
+      Text.hex(R.Low) << " is taken here";
       fail(Why);
     }
     uint64_t Pages = (R.High - R.Low) / PageBytes;
@@ -1099,6 +1111,26 @@ void authenticate(int KeyFd) {
   }
 }
 
+// On the runtime's stack: the greeting, then the thread.
+[[noreturn]] void startNode(void *Argument) {
+  NodeState &N = node();
+  NodeStart Start = *static_cast<const NodeStart *>(Argument); // on the first stack
+  // popcorn-node authenticated the link of a node it started.
+  if (Start.KeyFd >= 0)
+    authenticate(Start.KeyFd);
+  installFaultHandler();
+  receiveHello(Start);
+  // Before Ready: from then on home may signal this process.
+  installSteeringHandler();
+  ReadyMessage Ready = {N.StackAtHome};
+  if (!N.HomeLink.send(MessageType::Ready, &Ready, sizeof Ready))
+    lostHome();
+  N.ReadySent = true;
+  // From the top again: nothing of this function's is needed any more.
+  popcorn_call_on_stack(N.RuntimeStackTop, waitForThread, nullptr);
+  __builtin_unreachable();
+}
+
 void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   NodeState &N = node();
   N.Remote = true;
@@ -1122,18 +1154,21 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   N.RuntimeStackTop = RuntimeStack + RuntimeStackBytes;
   if (!reserveArena())
     fail("the arena's address range is taken in this process");
-  // popcorn-node authenticated the link of a node it started.
-  if (KeyFd >= 0)
-    authenticate(KeyFd);
-  installFaultHandler();
-  receiveHello(Envp);
-  // Before Ready: from then on home may signal this process.
-  installSteeringHandler();
-  ReadyMessage Ready = {N.StackAtHome};
-  if (!N.HomeLink.send(MessageType::Ready, &Ready, sizeof Ready))
-    lostHome();
-  N.ReadySent = true;
-  popcorn_call_on_stack(N.RuntimeStackTop, waitForThread, nullptr);
+  NodeStart Start = {KeyFd, nullptr, 0, {}};
+  char **Aux = Envp;
+  while (*Aux)
+    Aux++;
+  for (auto *A = reinterpret_cast<const uint64_t *>(Aux + 1); A[0] != AT_NULL; A += 2) {
+    if (A[0] == AT_PHDR)
+      Start.Phdr = reinterpret_cast<const Elf64_Phdr *>(A[1]);
+    if (A[0] == AT_PHNUM)
+      Start.PhdrCount = A[1];
+  }
+  forEachMapping([&Start, Envp](uint64_t Low, uint64_t High, uint32_t) {
+    if (uint64_t(Envp) >= Low && uint64_t(Envp) < High)
+      Start.FirstStack = {Low, High};
+  });
+  popcorn_call_on_stack(N.RuntimeStackTop, startNode, &Start);
   __builtin_unreachable();
 }
 
