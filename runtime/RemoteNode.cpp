@@ -705,16 +705,18 @@ void compactPresentList() {
 }
 
 // The runs of pages here: each is a mapping of its own in the kernel,
-// between inaccessible ones.
+// between inaccessible ones.  By whole words of the bitmaps, whose
+// memory is whole pages.
 uint64_t presentRuns() {
   NodeState &N = node();
   uint64_t Runs = 0;
   for (uint32_t R = 0; R < N.SharedCount; R++) {
     uint64_t Bytes = (N.Shared[R].High - N.Shared[R].Low) / PageBytes / 8 + 1, Before = 0;
     for (uint64_t At = 0; At < Bytes; At += 8) {
-      uint64_t Word = 0;
-      __builtin_memcpy(&Word, N.PresentBits[R] + At, Bytes - At < 8 ? Bytes - At : 8);
-      Runs += uint64_t(__builtin_popcountll(Word & ~(Word << 1 | Before)));
+      uint64_t Word;
+      __builtin_memcpy(&Word, N.PresentBits[R] + At, 8);
+      if (Word)
+        Runs += uint64_t(__builtin_popcountll(Word & ~(Word << 1 | Before)));
       Before = Word >> 63;
     }
   }
@@ -754,7 +756,7 @@ void keepArenaPages() {
       forgetPage(rangeOf(A), A);
     }
   }
-  if (presentRuns() > MaxKeptRuns)
+  if (N.PresentCount > MaxKeptRuns && presentRuns() > MaxKeptRuns) // no more runs than pages
     forgetAllKept();
   compactPresentList();
   uint64_t Low = N.StackAtHome && N.Away.High == N.HomeStack.High ? N.HomeStack.Low : N.Away.Low;
