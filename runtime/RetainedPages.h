@@ -2,19 +2,25 @@
 //
 // A remote node keeps the pages it fetched or wrote when the thread leaves
 // it, so the next trip there does not fetch them again.  Home decides which
-// are still right: it remembers, per node, each page the node holds and a
-// hash of the content the node has, and before the thread goes back there
-// it hashes its own copy of each; a page whose content changed since (home
-// wrote it, another node's writes came back, it was unmapped) is named in a
-// Forget message before the Migrate.  A hash costs about as much as copying
-// the page in memory; fetching it again costs a round trip.  A node that
-// holds more pages than are worth checking at every departure forgets
-// them all (RetainedPages.cpp: MaxChecked), and so does a node whose
-// pages' access may have changed (PageAccess.h).
+// are still right: it remembers, per node, each page the node holds, and
+// before the thread goes back there names in a Forget message each one
+// whose content changed since (home wrote it, another node's writes came
+// back, a mapping call unmapped, replaced, protected or discarded it).
+//
+// Which ones home wrote, the kernel tells once a node holds many pages
+// (WrittenPages.h): those written since the thread last came home, when
+// the other nodes learn of them, or since it left for this node.  Before
+// that, home keeps a hash of each page's content as the node has it and
+// hashes its own copy at every departure: about the cost of copying the
+// page in memory, where fetching it again costs a round trip.  A node
+// that holds more pages than are worth hashing at every departure, with
+// no help from the kernel, forgets them all (RetainedPages.cpp:
+// MaxHashed), and so does a node whose pages' access may have changed
+// (PageAccess.h).
 //
 // (The kernel's soft-dirty bits would say which pages home wrote without
-// reading them, but kernels without CONFIG_MEM_SOFT_DIRTY, this machine's
-// among them, report none.)
+// write protection, but kernels without CONFIG_MEM_SOFT_DIRTY, this
+// machine's among them, report none.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_RETAINEDPAGES_H
