@@ -34,6 +34,7 @@ inline constexpr uint64_t NodePrivateBase = 0x0f0000000000;
 struct AddressRange {
   uint64_t Low, High;
   bool contains(uint64_t A) const { return A >= Low && A < High; }
+  bool overlaps(uint64_t L, uint64_t H) const { return Low < H && High > L; }
 };
 
 inline uint64_t pageDown(uint64_t A) { return A & ~(PageBytes - 1); }

@@ -49,7 +49,7 @@ static_assert(MaxNodes == POPCORN_CONTROL_MAX_NODES, "the reply has room for eve
 
 // The kernel's values, which the sysroot's headers (aarch64's ABI on every
 // ISA) do not always have.
-constexpr long AtFdcwd = -100, AtSymlinkNoFollow = 0x100, OCloexec = 02000000;
+constexpr long AtFdcwd = -100, AtSymlinkNoFollow = 0x100;
 constexpr long AfUnix = 1, SockStream = 1, SockCloexec = 02000000;
 constexpr long SolSocket = 1, SoPeercred = 17, SoRcvtimeo = 20, SoSndtimeo = 21;
 constexpr long Eintr = 4, Eagain = 11, Eexist = 17, Eaddrinuse = 98, Econnaborted = 103,
@@ -203,7 +203,7 @@ long startThread(long Flags, uint8_t *Top, void (*Fn)(void *), void *Arg) {
 bool alive(int Pid) {
   char Path[32];
   TextBuffer(Path, sizeof Path) << "/proc/" << int64_t(Pid) << "/stat";
-  long Fd = sys::call6(sys::Openat, AtFdcwd, long(Path), OCloexec);
+  long Fd = sys::openForReading(Path);
   if (Fd < 0)
     return false;
   char Stat[512];

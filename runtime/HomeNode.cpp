@@ -691,7 +691,8 @@ bool isRuntimeDescriptor(long Fd) {
   for (int I = 1; I < N.NodeCount; I++)
     if (N.Nodes[I].Link.Fd == Fd)
       return N.LinksOwner == getpid();
-  return (Fd == controlSocketDescriptor() && controlThreadRuns()) || Fd == writeTrackerDescriptor();
+  return (Fd == controlSocketDescriptor() && controlThreadRuns()) ||
+         (Fd == N.WriteTrackerFd && Fd == writeTrackerDescriptor());
 }
 
 long closeProgramRange(uint32_t First, uint32_t Last, long Flags) {

@@ -19,8 +19,7 @@ enum : uint32_t { MappingReadable = 1, MappingWritable = 2, MappingShared = 4 };
 /// address order (Access: Mapping* bits); false if the maps could not be
 /// read.
 template <class Visitor> bool forEachMapping(Visitor Visit) {
-  constexpr long AtFdcwd = -100, OpenCloexec = 02000000; // the same on both ISAs
-  long Fd = sys::call6(sys::Openat, AtFdcwd, long("/proc/self/maps"), OpenCloexec);
+  long Fd = sys::openForReading("/proc/self/maps");
   if (sys::failed(Fd))
     return false;
   enum { Low, High, Perms, Rest } Field = Low;

@@ -117,13 +117,13 @@ uint32_t pagesToAsk(int R, uint64_t A, FetchStream &S) {
   return Count;
 }
 
+void compactPresentList();
+void forgetAllKept(bool OnlyClean = false);
+
 // Brings Count pages from A here; returns how many home had (the first of
 // them at least), 0 if not even the first.  The first Writable of them
 // stay writable, the others are read-only; all are if the program may
 // not write them.  Flags: home's PageRunReadOnly and PageRunMapShared.
-void compactPresentList();
-void forgetAllKept(bool OnlyClean = false);
-
 uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, uint32_t &Flags) {
   NodeState &N = node();
   TraceSpan Fault(TraceKind::PageFault);
@@ -232,7 +232,6 @@ void compactDirtyList() {
   N.DirtyCount = Kept;
 }
 
-void compactPresentList();
 
 // Whether the present list has room for Count more pages, once stale
 // entries are gone if need be.
@@ -546,9 +545,9 @@ void receiveHello(const NodeStart &Start) {
   // The first stack goes if home's ranges or stack need its addresses:
   // nothing runs on it any more.
   const AddressRange &First = Start.FirstStack;
-  bool FirstInTheWay = First.Low < Hello.HomeStack.High && First.High > Hello.HomeStack.Low;
+  bool FirstInTheWay = First.overlaps(Hello.HomeStack.Low, Hello.HomeStack.High);
   for (uint32_t I = 0; I < Hello.Ranges; I++)
-    FirstInTheWay |= First.Low < Hello.Shared[I].High && First.High > Hello.Shared[I].Low;
+    FirstInTheWay |= First.overlaps(Hello.Shared[I].Low, Hello.Shared[I].High);
   if (FirstInTheWay)
     sys::call6(sys::Munmap, long(First.Low), long(First.High - First.Low));
   for (uint32_t I = 0; I < Hello.Ranges; I++) {
@@ -1167,7 +1166,7 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
       Start.PhdrCount = A[1];
   }
   forEachMapping([&Start, Envp](uint64_t Low, uint64_t High, uint32_t) {
-    if (uint64_t(Envp) >= Low && uint64_t(Envp) < High)
+    if (AddressRange{Low, High}.contains(uint64_t(Envp)))
       Start.FirstStack = {Low, High};
   });
   popcorn_call_on_stack(N.RuntimeStackTop, startNode, &Start);

@@ -79,6 +79,7 @@ HeldPages *heldBy(int Node) {
     H.SlotOfArenaPage = reinterpret_cast<uint32_t *>(sys::mapPrivate(ArenaPages * 4));
     if (!H.Address || !H.Hash || !H.SlotOfArenaPage)
       return H.Address = nullptr, nullptr;
+    H.Low = ~uint64_t(0); // empty, as clear() leaves it
   }
   return &H;
 }
@@ -139,18 +140,29 @@ uint64_t staleCount(const HeldPages &H) {
   return Stale;
 }
 
+// The span of the pages of the records Pick(Node) chooses, and the most
+// pages one of them holds.
+struct Span {
+  uint64_t Low = ~uint64_t(0), High = 0, Most = 0;
+};
+template <class Picker> Span spanOf(Picker Pick) {
+  Span S;
+  forEachRecord([&](int Node, HeldPages &H) {
+    if (Pick(Node) && H.Count) {
+      S.Low = H.Low < S.Low ? H.Low : S.Low;
+      S.High = H.High > S.High ? H.High : S.High;
+      S.Most = H.Count > S.Most ? H.Count : S.Most;
+    }
+  });
+  return S;
+}
+
 // Marks stale, in the records Pick(Node) chooses, the pages home wrote
 // since the last protection (the kernel's answer, one scan for all);
 // false if the kernel could not tell, and then every node forgets all.
 template <class Picker> bool markWritten(Picker Pick) {
-  uint64_t Low = ~uint64_t(0), High = 0;
-  forEachRecord([&](int Node, HeldPages &H) {
-    if (Pick(Node) && H.Count) {
-      Low = H.Low < Low ? H.Low : Low;
-      High = H.High > High ? H.High : High;
-    }
-  });
-  if (Low >= High || forEachWrittenRun(Low, High, [&](uint64_t Start, uint64_t End) {
+  Span S = spanOf(Pick);
+  if (S.Low >= S.High || forEachWrittenRun(S.Low, S.High, [&](uint64_t Start, uint64_t End) {
         forEachRecord([&](int Node, HeldPages &H) {
           if (Pick(Node))
             markStale(H, Start, End);
@@ -203,10 +215,8 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
       return;
     }
     Slot = uint32_t(++H->Count);
-    if (Slot == 1 || Address < H->Low)
-      H->Low = Address;
-    if (Slot == 1 || Address + PageBytes > H->High)
-      H->High = Address + PageBytes;
+    H->Low = Address < H->Low ? Address : H->Low;
+    H->High = Address + PageBytes > H->High ? Address + PageBytes : H->High;
   }
   H->Address[Slot - 1] = Address; // not stale: the node has these bytes
   H->Hash[Slot - 1] = Tracked ? 0 : hashPage(Bytes);
@@ -240,12 +250,12 @@ void checkThroughKernel(HeldPages &H, const uint64_t *Index, uint64_t Count) {
   }
 }
 
-// The stale pages of H are dropped from it and named to the node; all of
-// them if most are stale: the node then forgets its pages in the order
-// they came, in runs, where a list scrambled by drop costs it a call a
-// page (18,000 pages: 19 against 3 ms).
-bool sendStale(HeldPages &H, Channel &Link) {
-  if (2 * staleCount(H) > H.Count)
+// The stale pages of H, Stale of them, are dropped from it and named to
+// the node; all of them if most are stale: the node then forgets its pages
+// in the order they came, in runs, where a list scrambled by drop costs it
+// a call a page (18,000 pages: 19 against 3 ms).
+bool sendStale(HeldPages &H, uint64_t Stale, Channel &Link) {
+  if (2 * Stale > H.Count)
     return forgetAll(H, Link);
   uint64_t Forget[512];
   uint64_t Pending = 0;
@@ -285,22 +295,15 @@ void noteThreadHome(int From) {
   Retained *R = retained();
   if (!R || writeTrackingOff() || (armed() && !markWritten([From](int Node) { return Node != From; })))
     return;
-  uint64_t Low = ~uint64_t(0), High = 0, Most = 0;
-  forEachRecord([&](int, HeldPages &H) {
-    if (H.Count) {
-      Low = H.Low < Low ? H.Low : Low;
-      High = H.High > High ? H.High : High;
-      Most = H.Count > Most ? H.Count : Most;
-    }
-  });
-  if (Low >= High || (!R->Armed && Most <= ProtectAbove))
+  Span All = spanOf([](int) { return true; });
+  if (All.Low >= All.High || (!R->Armed && All.Most <= ProtectAbove))
     return;
   if (R->SkippedReturns < R->ReturnsToSkip) {
     R->SkippedReturns++;
     return;
   }
   R->SkippedReturns = 0;
-  R->ProtectedAtReturn = protectWrittenPages(Low, High);
+  R->ProtectedAtReturn = protectWrittenPages(All.Low, All.High);
   if (!R->ProtectedAtReturn) {
     forEachRecord([](int, HeldPages &H) { H.MustForgetAll = true; });
     return;
@@ -339,13 +342,14 @@ bool forgetChangedPages(int Node, Channel &Link) {
     if (!markWritten([Node](int Other) { return Other == Node; }))
       return forgetAll(*H, Link);
     Retained &R = *retained();
+    uint64_t Stale = staleCount(*H);
     if (R.ProtectedAtReturn) {
-      bool Paid = 2 * staleCount(*H) <= H->Count;
+      bool Paid = 2 * Stale <= H->Count;
       R.ReturnsToSkip = Paid ? 0 : R.ReturnsToSkip ? 2 * R.ReturnsToSkip : 1;
       R.ReturnsToSkip = R.ReturnsToSkip > 4 ? 4 : R.ReturnsToSkip;
       R.ProtectedAtReturn = false;
     }
-    return sendStale(*H, Link);
+    return sendStale(*H, Stale, Link);
   }
   // Hashed: home's copies, in place where they cannot fault (0.4 us a
   // page here), else through the kernel (1.3 us).
@@ -365,7 +369,7 @@ bool forgetChangedPages(int Node, Channel &Link) {
     }
   }
   checkThroughKernel(*H, Index, Queued);
-  return sendStale(*H, Link);
+  return sendStale(*H, staleCount(*H), Link);
 }
 
 } // namespace popcorn

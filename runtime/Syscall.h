@@ -138,12 +138,18 @@ inline long outOfTheWay(long Fd, bool MayStay = true) {
   return Moved;
 }
 
+// Path opened to read, close on exec, or a negative errno.  (AT_FDCWD and
+// O_CLOEXEC are the same on both ISAs.)
+inline long openForReading(const char *Path) {
+  constexpr long AtFdcwd = -100, OpenCloexec = 02000000;
+  return call6(Openat, AtFdcwd, long(Path), OpenCloexec);
+}
+
 // Calls Visit(Name) for each entry of directory Path but "." and "..",
 // with raw calls (opendir would allocate in the program's heap); false if
 // the directory cannot be read.  For /proc's small directories.
 template <class Visitor> bool forEachEntry(const char *Path, Visitor Visit) {
-  constexpr long AtFdcwd = -100, OpenCloexec = 02000000; // the same on both ISAs
-  long Dir = call6(Openat, AtFdcwd, long(Path), OpenCloexec);
+  long Dir = openForReading(Path);
   if (failed(Dir))
     return false;
   alignas(8) char Entries[2048];

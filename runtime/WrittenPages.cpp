@@ -8,7 +8,7 @@ namespace {
 
 // The kernel's interface, from linux/userfaultfd.h and linux/fs.h of
 // Linux 6.7 (the build's headers may predate it).
-constexpr long UserModeOnly = 1, OpenCloexec = 02000000, AtFdcwd = -100;
+constexpr long UserModeOnly = 1, OpenCloexec = 02000000;
 constexpr uint64_t UffdApi = 0xaa, RegisterModeWp = 2;
 constexpr uint64_t FeatureWpHugetlbfsShmem = 1 << 12, FeatureWpUnpopulated = 1 << 13,
                    FeatureWpAsync = 1 << 15;
@@ -68,10 +68,6 @@ long scan(long Pagemap, uint64_t From, uint64_t High, uint64_t Flags, uint64_t W
   return Count;
 }
 
-long openPagemap() {
-  return sys::call6(sys::Openat, AtFdcwd, long("/proc/self/pagemap"), OpenCloexec);
-}
-
 } // namespace
 
 bool tracksWrites() { return node().WriteTrackerOwner != 0; }
@@ -101,7 +97,7 @@ bool scanWrittenPages(uint64_t Low, uint64_t High, void (*Visit)(void *, uint64_
                       void *Context) {
   if (!tracksWrites())
     return false;
-  long Pagemap = openPagemap();
+  long Pagemap = sys::openForReading("/proc/self/pagemap");
   if (sys::failed(Pagemap))
     return giveUp("/proc/self/pagemap cannot be read");
   PageRegion Runs[64];
@@ -126,7 +122,7 @@ bool protectWrittenPages(uint64_t Low, uint64_t High) {
   UffdioRegisterArg Register = {Low, High - Low, RegisterModeWp, 0};
   if (sys::call6(sys::Ioctl, N.WriteTrackerFd, UffdioRegister, long(&Register)) != 0)
     return giveUp("the program's memory cannot be write-protected");
-  long Pagemap = openPagemap();
+  long Pagemap = sys::openForReading("/proc/self/pagemap");
   if (sys::failed(Pagemap))
     return giveUp("/proc/self/pagemap cannot be read");
   uint64_t WalkEnd;
