@@ -159,6 +159,10 @@ struct NodeState {
   uint64_t PresentCount, DirtyCount, ListCapacity;
   FetchStream Streams[FetchStreams];
   uint64_t StreamFaults; // faults that asked for pages: the streams' clock
+  // Writes to pages here in order: where the last run made writable at a
+  // write ended, and its length (RemoteNode.cpp, markWrittenAhead).
+  uint64_t WriteStreamNext;
+  uint32_t WriteWindow;
   uint8_t *SyscallBuffer; // a forwarded call's data, both ways
   uint8_t *PageRun;       // home: pages served or taken back, MaxPagesPerRun of them
   void *Held;             // home: the pages each node keeps (RetainedPages.cpp)

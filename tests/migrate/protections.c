@@ -4,13 +4,15 @@
  * home too, whether the node already held the page (from an earlier
  * trip, or written there) or fetches it now; a page it protected to
  * nothing faults when read; a read-only mapping faults when written; and a
- * page made writable again at home is writable away from home.  Each
+ * page made writable again at home is writable away from home, also
+ * where the thread writes through pages in order.  Each
  * fault runs the program's handler, which opens the page up (as a
  * collector's write barrier does) and the access goes on; what the
  * accesses wrote must reach home. */
 #include "open-up.h"
 #include <popcorn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -90,6 +92,44 @@ static int read_only_mapping(int node)
 	return seen;
 }
 
+/* Written in order through pages the node holds read-only, which makes
+ * the pages after each written one writable ahead of the thread: on the
+ * heap (which a node keeps between trips), the pages it wrote on the last
+ * trip, of which home wrote one meanwhile (it comes again, with home's
+ * bytes); then pages it read on this trip, of which the program
+ * protected one read-only at home (a write to it still faults). */
+static long written_in_order(int node)
+{
+	enum { Pages = 256, Changed = 50, Locked = 200 };
+	unsigned char *r = aligned_alloc(Page, Pages * Page);
+	if (!r)
+		return -1;
+	for (int i = 0; i < Pages; i++)
+		r[i * Page] = (unsigned char)i;
+	long seen = 0;
+	popcorn_migrate(node);
+	for (int i = 0; i < Pages; i++)
+		r[i * Page]++;
+	popcorn_migrate(0);
+	r[Changed * Page] = 100;
+	popcorn_migrate(node);
+	for (int i = 0; i < Pages; i += 1 + (i > Pages / 2))
+		r[i * Page] += 2;
+	popcorn_migrate(0);
+	mprotect(r + Locked * Page, Page, PROT_READ);
+	faults = 0;
+	popcorn_migrate(node);
+	for (int i = 0; i < Pages; i++)
+		seen += r[i * Page + 1];
+	for (int i = 0; i < Pages; i++)
+		r[i * Page] += 3;
+	popcorn_migrate(0);
+	for (int i = 0; i < Pages; i++)
+		seen = seen * 3 + r[i * Page];
+	free(r);
+	return seen % 1000000007 + 1000000007L * faults;
+}
+
 int main(void)
 {
 	open_up_on_faults();
@@ -97,6 +137,7 @@ int main(void)
 		printf("node %d: protected at home %d\n", node, protected_at_home(node));
 		printf("node %d: protected away %d\n", node, protected_away(node));
 		printf("node %d: read-only mapping %d\n", node, read_only_mapping(node));
+		printf("node %d: written in order %ld\n", node, written_in_order(node));
 	}
 	return 0;
 }
