@@ -40,46 +40,102 @@ bool Channel::send2(MessageType Type, const void *First, uint32_t FirstBytes, co
   return sendParts(Parts, 3);
 }
 
+// A waiting node usually gets its answer within microseconds; sleeping in
+// the kernel costs a wake-up, several times the round trip.  So a receive
+// that finds nothing tries again a while before it blocks, yielding the
+// processor at each round: on a machine with fewer cores than busy
+// processes the peer it waits for may need this one's core (measured in
+// bench/migration.c).  Trying the receive itself, not a peek, spares a
+// system call.  Returns what receiveSome does; 0 with TimedOut set if
+// WaitMs passed.
+long Channel::receiveWaiting(void *Into, uint64_t Bytes, int WaitMs) {
+  constexpr int PollRounds = 100;
+  constexpr long Eagain = -11, Eintr = -4;
+  for (int Round = 0;; Round++) {
+    long N = receiveSome(Into, Bytes);
+    if (N == Eintr)
+      continue;
+    if (N != Eagain)
+      return N;
+    if (Round < PollRounds) {
+      sys::call6(sys::SchedYield, 0);
+    } else if (!waitReadable(WaitMs)) {
+      TimedOut = true;
+      return 0;
+    }
+  }
+}
+
+// Fills the empty buffer with what the link has, waiting at most WaitMs
+// for the first byte.
+bool Channel::receiveAhead(int WaitMs) {
+  long N = receiveWaiting(Ahead, sizeof Ahead, WaitMs);
+  AheadStart = 0;
+  AheadEnd = N > 0 ? uint32_t(N) : 0;
+  return N > 0;
+}
+
+uint64_t Channel::takeAhead(void *Into, uint64_t Bytes) {
+  uint64_t Taken = AheadEnd - AheadStart < Bytes ? AheadEnd - AheadStart : Bytes;
+  __builtin_memcpy(Into, Ahead + AheadStart, Taken);
+  AheadStart += uint32_t(Taken);
+  return Taken;
+}
+
 bool Channel::receiveHeader(MessageHeader &Header, int WaitMs) {
   TimedOut = false;
   // The wait for a message to start is the caller's to bound (a thread
   // may compute away for hours); only its rest is bounded by TimeoutMs.
-  if (!waitReadable(WaitMs)) {
-    TimedOut = true;
+  if (AheadStart == AheadEnd && !receiveAhead(WaitMs))
     return false;
-  }
   return receivePayload(&Header, sizeof Header);
 }
 
-// One receive for everyByte: what came, or EINTR to try again once the
-// link is readable (within TimeoutMs), or 0 if it was not in time.
-long Channel::receiveOrWait(long At, uint64_t Left) {
-  long N = receiveSome(reinterpret_cast<void *>(At), Left);
-  if (N != -11) // EAGAIN: wait, then once more
-    return N;
-  if (!waitReadable(TimeoutMs > 0 ? TimeoutMs : -1)) {
-    TimedOut = true;
-    return 0;
-  }
-  return -4;
-}
-
 bool Channel::receivePayload(void *Into, uint64_t Bytes) {
-  return sys::everyByte(Into, Bytes,
-                        [this](long At, uint64_t Left) { return receiveOrWait(At, Left); });
+  auto *To = static_cast<uint8_t *>(Into);
+  uint64_t Done = takeAhead(To, Bytes);
+  int WaitMs = TimeoutMs > 0 ? TimeoutMs : -1;
+  while (Done < Bytes) {
+    uint64_t Left = Bytes - Done;
+    if (Left < sizeof Ahead) { // with what follows it
+      if (!receiveAhead(WaitMs))
+        return false;
+      Done += takeAhead(To + Done, Left);
+      continue;
+    }
+    long N = receiveWaiting(To + Done, Left, WaitMs);
+    if (N <= 0)
+      return false;
+    Done += uint64_t(N);
+  }
+  return true;
 }
 
 long Channel::receiveIntoProgram(void *Into, uint64_t Bytes) {
   constexpr long Efault = -14;
+  auto *To = static_cast<uint8_t *>(Into);
+  // What came ahead goes through the kernel too: it stops where the
+  // program's memory is not writable, and the rest stays in the buffer.
   uint64_t Done = 0;
-  bool Fault = false;
-  bool All = sys::everyByte(Into, Bytes, [&](long At, uint64_t Left) {
-    long N = receiveOrWait(At, Left);
-    Fault = N == Efault; // the rest waits in the link
-    Done += N > 0 ? uint64_t(N) : 0;
-    return Fault ? 0 : N;
-  });
-  return All || Fault ? long(Done) : -1;
+  if (AheadStart < AheadEnd) {
+    uint64_t Ready = AheadEnd - AheadStart < Bytes ? AheadEnd - AheadStart : Bytes;
+    sys::IoVec Program = {To, Ready};
+    long Copied = sys::copyOwnMemory(sys::ProcessVmWritev, {Ahead + AheadStart, Ready}, &Program, 1);
+    Done = Copied > 0 ? uint64_t(Copied) : 0;
+    AheadStart += uint32_t(Done);
+    if (Done < Ready)
+      return long(Done);
+  }
+  int WaitMs = TimeoutMs > 0 ? TimeoutMs : -1;
+  while (Done < Bytes) {
+    long N = receiveWaiting(To + Done, Bytes - Done, WaitMs);
+    if (N == Efault) // the rest waits in the link
+      break;
+    if (N <= 0)
+      return -1;
+    Done += uint64_t(N);
+  }
+  return long(Done);
 }
 
 bool Channel::receiveExactly(MessageType Type, void *Into, uint32_t Bytes) {

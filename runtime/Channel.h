@@ -9,6 +9,12 @@
 // another node, a forwarded read of a terminal) is not bounded: a peer
 // that ends is seen as the end of the stream.
 //
+// A receive takes what the link has, up to a page and a little more, into
+// the channel's own buffer, and the parts of a message are read from
+// there: a page request, or a page with its header, is one system call
+// rather than one per part.  Longer payloads go straight where they are
+// wanted.  So a link's transport handle is read through its Channel only.
+//
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_CHANNEL_H
 #define POPCORN_RUNTIME_CHANNEL_H
@@ -20,6 +26,10 @@ namespace popcorn {
 
 /// POPCORN_TIMEOUT's default, in milliseconds.
 inline constexpr int DefaultTimeoutMs = 10000;
+
+/// Bytes a channel can receive ahead of what was asked for: a page and
+/// the headers that precede it in a PageRun.
+inline constexpr uint32_t ReceiveAheadBytes = 4096 + 64;
 
 struct Channel {
   int Fd = -1;                               // the transport's handle
@@ -47,12 +57,21 @@ struct Channel {
   /// The next message, which must be of Type with exactly Bytes of payload,
   /// within TimeoutMs.
   bool receiveExactly(MessageType Type, void *Into, uint32_t Bytes);
+  /// A new handle (a new peer): nothing received from an old one is left.
+  void open(int NewFd) {
+    Fd = NewFd;
+    AheadStart = AheadEnd = 0;
+  }
 
 private:
   bool sendParts(SendPart *Parts, unsigned Count);
   long receiveSome(void *Into, uint64_t Bytes);
   bool waitReadable(int Ms);
-  long receiveOrWait(long At, uint64_t Left);
+  long receiveWaiting(void *Into, uint64_t Bytes, int WaitMs);
+  bool receiveAhead(int WaitMs);
+  uint64_t takeAhead(void *Into, uint64_t Bytes);
+  uint8_t Ahead[ReceiveAheadBytes]; // received, not yet read: [AheadStart, AheadEnd)
+  uint32_t AheadStart = 0, AheadEnd = 0;
 };
 
 } // namespace popcorn

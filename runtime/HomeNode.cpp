@@ -173,7 +173,7 @@ template <class... Parts> bool failStart(const Parts &...Part) {
 void stopNode(NodeEntry &E) {
   if (E.Link.Fd >= 0)
     close(E.Link.Fd);
-  E.Link.Fd = -1;
+  E.Link.open(-1);
   if (E.Pid > 0) {
     kill(E.Pid, SIGKILL);
     waitpid(E.Pid, nullptr, 0);
@@ -285,7 +285,7 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
                      strerror(Error));
   }
   E.Pid = Pid;
-  E.Link.Fd = Link[0];
+  E.Link.open(Link[0]);
   return true;
 }
 
@@ -328,7 +328,7 @@ bool connectNode(NodeEntry &E) {
   }
   fcntl(Fd, F_SETFL, fcntl(Fd, F_GETFL) & ~O_NONBLOCK);
   configureTcpLink(Fd, node().TimeoutMs);
-  E.Link.Fd = Fd;
+  E.Link.open(Fd);
   return true;
 }
 
@@ -807,7 +807,7 @@ void leaveParentsNodes() {
     NodeEntry &E = N.Nodes[I];
     if (E.Link.Fd >= 0)
       close(E.Link.Fd);
-    E.Link.Fd = -1;
+    E.Link.open(-1);
     E.Pid = 0;
     E.SignalActionsSent = 0;
     E.StackAtHome = false;

@@ -1161,7 +1161,7 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   NodeState &N = node();
   N.Remote = true;
   N.Self = Self;
-  N.HomeLink.Fd = Fd;
+  N.HomeLink.open(Fd);
   N.HomeLink.TimeoutMs = DefaultTimeoutMs;
   uint8_t *RuntimeStack = sys::mapPrivate(RuntimeStackBytes);
   N.Scratch = reinterpret_cast<FramePair *>(sys::mapPrivate(MaxFrames * sizeof(FramePair)));

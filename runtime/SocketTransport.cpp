@@ -9,8 +9,7 @@ namespace {
 // without a word.
 constexpr long NoSignal = 0x4000; // MSG_NOSIGNAL
 constexpr long DontWait = 0x40;   // MSG_DONTWAIT
-constexpr long Peek = 0x2 | 0x40; // MSG_PEEK | MSG_DONTWAIT
-constexpr long Eagain = -11, Eintr = -4;
+constexpr long Eintr = -4;
 
 } // namespace
 
@@ -48,19 +47,7 @@ long socketReceiveSome(int Fd, void *Into, uint64_t Bytes) {
   return sys::call6(sys::Recvfrom, Fd, long(Into), long(Bytes), DontWait, 0, 0);
 }
 
-// A waiting node usually gets its answer within microseconds; sleeping in
-// the kernel costs a wake-up, several times the round trip.  So it polls a
-// while before it blocks, yielding the processor at each round: on a
-// machine with fewer cores than busy processes the peer it waits for may
-// need this one's core (measured in bench/migration.c).
 bool socketWaitReadable(int Fd, int Ms) {
-  constexpr int PollRounds = 100;
-  char Byte;
-  for (int Round = 0; Round < PollRounds; Round++) {
-    if (sys::call6(sys::Recvfrom, Fd, long(&Byte), 1, Peek, 0, 0) != Eagain)
-      return true;
-    sys::call6(sys::SchedYield, 0);
-  }
   struct {
     int Fd;
     short Events, Returned;

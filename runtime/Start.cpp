@@ -33,7 +33,7 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
   }
   NodeState &N = node();
   for (NodeEntry &E : N.Nodes)
-    E.Link.Fd = -1;
+    E.Link.open(-1);
 
   for (char **E = Envp; *E; E++) {
     if (strncmp(*E, "POPCORN_NODE=", 13))

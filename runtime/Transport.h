@@ -42,8 +42,9 @@ bool socketSendParts(int Fd, SendPart *Parts, unsigned Count);
 /// may be the program's memory: where the kernel cannot write, -EFAULT,
 /// and the bytes not counted are still to come (so do stream sockets).
 long socketReceiveSome(int Fd, void *Into, uint64_t Bytes);
-/// Waits at most Ms milliseconds (Ms < 0: as long as it takes) until
+/// Blocks at most Ms milliseconds (Ms < 0: as long as it takes) until
 /// something can be received or the peer is gone; false if Ms passed.
+/// (Channel polls with receives before it blocks.)
 bool socketWaitReadable(int Fd, int Ms);
 
 /// A TCP link sends each message at once (no Nagle delay on a page
