@@ -66,10 +66,11 @@ long Channel::receiveWaiting(void *Into, uint64_t Bytes, int WaitMs) {
   }
 }
 
-// Fills the empty buffer with what the link has, waiting at most WaitMs
-// for the first byte.
-bool Channel::receiveAhead(int WaitMs) {
-  long N = receiveWaiting(Ahead, sizeof Ahead, WaitMs);
+// Fills the empty buffer with what the link has (Wanted bytes at least,
+// when it has them; no more if Exact), waiting at most WaitMs for the
+// first byte.
+bool Channel::receiveAhead(int WaitMs, uint64_t Wanted) {
+  long N = receiveWaiting(Ahead, Exact ? Wanted : sizeof Ahead, WaitMs);
   AheadStart = 0;
   AheadEnd = N > 0 ? uint32_t(N) : 0;
   return N > 0;
@@ -86,7 +87,7 @@ bool Channel::receiveHeader(MessageHeader &Header, int WaitMs) {
   TimedOut = false;
   // The wait for a message to start is the caller's to bound (a thread
   // may compute away for hours); only its rest is bounded by TimeoutMs.
-  if (AheadStart == AheadEnd && !receiveAhead(WaitMs))
+  if (AheadStart == AheadEnd && !receiveAhead(WaitMs, sizeof Header))
     return false;
   return receivePayload(&Header, sizeof Header);
 }
@@ -98,7 +99,7 @@ bool Channel::receivePayload(void *Into, uint64_t Bytes) {
   while (Done < Bytes) {
     uint64_t Left = Bytes - Done;
     if (Left < sizeof Ahead) { // with what follows it
-      if (!receiveAhead(WaitMs))
+      if (!receiveAhead(WaitMs, Left))
         return false;
       Done += takeAhead(To + Done, Left);
       continue;

@@ -38,6 +38,10 @@ struct Channel {
   int TimeoutMs = 0;
   /// The last receive failed because the peer was silent, not gone.
   bool TimedOut = false;
+  /// Receives no byte past those asked for: the link goes to another
+  /// process afterwards (popcorn-node execs the node on it), which must
+  /// find the next message in the link, not in this buffer.
+  bool Exact = false;
 
   /// Header and payload, all of it; false if the peer is gone.
   bool send(MessageType Type, const void *Payload, uint32_t Bytes);
@@ -68,7 +72,7 @@ private:
   long receiveSome(void *Into, uint64_t Bytes);
   bool waitReadable(int Ms);
   long receiveWaiting(void *Into, uint64_t Bytes, int WaitMs);
-  bool receiveAhead(int WaitMs);
+  bool receiveAhead(int WaitMs, uint64_t Wanted);
   uint64_t takeAhead(void *Into, uint64_t Bytes);
   uint8_t Ahead[ReceiveAheadBytes]; // received, not yet read: [AheadStart, AheadEnd)
   uint32_t AheadStart = 0, AheadEnd = 0;

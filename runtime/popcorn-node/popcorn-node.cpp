@@ -148,7 +148,8 @@ int receiveImage(Channel &Link, const std::string &Peer, ImageMessage &M) {
 // One connection, in a process of its own: becomes the node or ends.
 [[noreturn]] void serve(int Fd, const std::string &Peer, const LinkKey &Key) {
   Channel Link;
-  Link.Fd = Fd;
+  Link.open(Fd);
+  Link.Exact = true; // home's greeting follows the image at once, for the node
   Link.TimeoutMs = DefaultTimeoutMs;
   configureTcpLink(Fd, Link.TimeoutMs);
   switch (authenticateHome(Link, Key)) {

@@ -1,9 +1,12 @@
-//===- ChannelTest.cpp - Receiving into memory the kernel may not write ---===//
+//===- ChannelTest.cpp - Messages through a link's receive buffer ---------===//
 //
 // Home writes pages a node sends back straight into the program's memory
 // (HomeNode.cpp: takePagesBack).  That relies on stream sockets leaving
 // the bytes they could not copy in the link: a receive stops at a page
 // the process cannot write, and the rest can still be read elsewhere.
+// A channel also receives ahead of what it is asked for, into its own
+// buffer: messages back to back must come apart whole, and a link that
+// goes to another process must keep the next message.
 //
 //===----------------------------------------------------------------------===//
 #include "Channel.h"
@@ -103,6 +106,74 @@ TEST(ReceiveIntoProgram, PeerGoneIsAnError) {
   std::vector<uint8_t> Into(Page);
   EXPECT_EQ(Receiver.receiveIntoProgram(Into.data(), Page), -1);
   close(Fds[1]);
+}
+
+// Messages of every size around the buffer's, sent back to back before
+// any is read, come apart with their own bytes.
+TEST(Channel, MessagesBackToBack) {
+  int Fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Fds), 0);
+  const uint32_t Sizes[] = {0,    16, ReceiveAheadBytes - 8, ReceiveAheadBytes, 4096, 3,
+                            70000, 1,  ReceiveAheadBytes + 1, 8};
+  std::vector<std::vector<uint8_t>> Payloads;
+  for (uint32_t Size : Sizes) {
+    Payloads.emplace_back(Size);
+    for (uint32_t I = 0; I < Size; I++)
+      Payloads.back()[I] = uint8_t(I * 13 + Size);
+  }
+  Channel Sender, Receiver;
+  Sender.open(Fds[0]);
+  Receiver.open(Fds[1]);
+  Receiver.TimeoutMs = 5000;
+  std::thread Send([&] {
+    for (auto &P : Payloads)
+      EXPECT_TRUE(Sender.send(MessageType::PageData, P.data(), uint32_t(P.size())));
+  });
+  for (auto &P : Payloads) {
+    MessageHeader Header;
+    ASSERT_TRUE(Receiver.receiveHeader(Header, 5000));
+    ASSERT_EQ(Header.Type, MessageType::PageData);
+    ASSERT_EQ(Header.Bytes, P.size());
+    std::vector<uint8_t> Got(P.size());
+    ASSERT_TRUE(Receiver.receivePayload(Got.data(), Got.size()));
+    EXPECT_EQ(Got, P);
+  }
+  Send.join();
+  close(Fds[0]);
+  close(Fds[1]);
+}
+
+// A message followed at once by the next: an Exact channel leaves the
+// next one in the link (popcorn-node execs the node, which reads home's
+// greeting, on the link it read the image from); another takes it into
+// its buffer.
+TEST(Channel, ExactLeavesTheNextMessageInTheLink) {
+  for (bool Exact : {true, false}) {
+    int Fds[2];
+    ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Fds), 0);
+    Channel Sender, Receiver;
+    Sender.open(Fds[0]);
+    Receiver.open(Fds[1]);
+    Receiver.Exact = Exact;
+    std::vector<uint8_t> Image(5000, 7);
+    ASSERT_TRUE(Sender.send(MessageType::Image, Image.data(), uint32_t(Image.size())));
+    ASSERT_TRUE(Sender.send(MessageType::Hello, nullptr, 0));
+    MessageHeader Header;
+    ASSERT_TRUE(Receiver.receiveHeader(Header, 5000));
+    std::vector<uint8_t> Got(Header.Bytes);
+    ASSERT_TRUE(Receiver.receivePayload(Got.data(), Got.size()));
+    EXPECT_EQ(Got, Image);
+    MessageHeader Next;
+    long Left = recv(Fds[1], &Next, sizeof Next, MSG_DONTWAIT);
+    if (Exact) {
+      ASSERT_EQ(Left, long(sizeof Next));
+      EXPECT_EQ(Next.Type, MessageType::Hello);
+    } else {
+      EXPECT_EQ(Left, -1);
+    }
+    close(Fds[0]);
+    close(Fds[1]);
+  }
 }
 
 } // namespace
