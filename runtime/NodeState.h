@@ -160,7 +160,8 @@ struct NodeState {
   FetchStream Streams[FetchStreams];
   uint64_t StreamFaults; // faults that asked for pages: the streams' clock
   // Writes to pages here in order: where the last run made writable at a
-  // write ended, and its length (RemoteNode.cpp, markWrittenAhead).
+  // write ended, and the window it was taken in (RemoteNode.cpp,
+  // markWrittenAhead).
   uint64_t WriteStreamNext;
   uint32_t WriteWindow;
   uint8_t *SyscallBuffer; // a forwarded call's data, both ways
