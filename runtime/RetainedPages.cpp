@@ -180,6 +180,30 @@ bool forgetAll(HeldPages &H, Channel &Link) {
   return Link.send(MessageType::ForgetAll, nullptr, 0);
 }
 
+// A node that gets more pages on one trip than home hashes: home asks the
+// kernel from now on, rather than have the node forget them all at its
+// next trip (bench/rescan.c's node fetched its 96 MiB table twice).  While
+// the thread is away, home writes no page of the program's but those the
+// node sends back (which it then holds as they are) and those of mapping
+// calls (marked stale as they come), so the pages Node holds are still
+// home's; the other nodes' may not be.  Protected: the span of the pages
+// held and as much again above it, where a thread going through memory
+// in order takes the rest of this trip's (a page it takes outside counts
+// as written at the next departure, as one home wrote).  Not the whole
+// arena: each page home writes after a protection costs it a fault.
+bool armWhileAway(int Node) {
+  Retained *R = retained();
+  Span All = spanOf([](int) { return true; });
+  uint64_t ArenaEnd = ArenaBase + ArenaBytes;
+  uint64_t High = All.High + (All.High - All.Low) < ArenaEnd ? All.High + (All.High - All.Low) : ArenaEnd;
+  if (!R || R->Armed || writeTrackingOff() || All.Low >= All.High ||
+      !protectWrittenPages(All.Low, High))
+    return false;
+  forEachRecord([Node](int Other, HeldPages &H) { H.MustForgetAll |= Other != Node; });
+  R->Armed = R->ProtectedAtReturn = true;
+  return true;
+}
+
 constexpr uint64_t rotl(uint64_t X, int R) { return X << R | X >> (64 - R); }
 
 } // namespace
@@ -210,10 +234,11 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
   bool Tracked = armed();
   uint32_t &Slot = slotOf(*H, Address);
   if (!Slot) {
-    if (H->Count == (Tracked ? ArenaPages : MaxHashed)) {
+    if (H->Count == (Tracked ? ArenaPages : MaxHashed) && (Tracked || !armWhileAway(Node))) {
       H->MustForgetAll = true;
       return;
     }
+    Tracked = armed();
     Slot = uint32_t(++H->Count);
     H->Low = Address < H->Low ? Address : H->Low;
     H->High = Address + PageBytes > H->High ? Address + PageBytes : H->High;

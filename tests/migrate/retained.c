@@ -1,14 +1,14 @@
 // MIGRATE-MIN: 9
 // MIGRATE-ENV: POPCORN_TRACK_WRITES=1
 // MIGRATE-ENV: POPCORN_TRACK_WRITES=0
-// MIGRATE-FETCHES-BELOW: 48000
+// MIGRATE-FETCHES-BELOW: 30000
 /* Pages a node keeps between trips: what home writes, discards or maps
  * anew while the thread is home is seen on the node's next trip.  In 80
  * MiB the node reads on every trip, more than home hashes: where the
  * kernel tells home which pages it wrote, the node keeps them (the bound
- * on fetches: the first trip's pages go twice, while home starts asking
- * the kernel, then only the pages home wrote); with POPCORN_TRACK_WRITES=0
- * it forgets them all at every trip.  Then a page the node only read, one
+ * on fetches: the first trip's pages go once, home asking the kernel from
+ * the page past what it hashes on, then only the pages home wrote); with
+ * POPCORN_TRACK_WRITES=0 it forgets them all at every trip.  Then a page the node only read, one
  * it wrote, on nodes 1 and 2, and pages home unmapped and mapped again,
  * discarded or protected: one protected to nothing or unmapped faults on
  * the node as it would at home, although the node held it.  Between the
