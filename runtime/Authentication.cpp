@@ -59,7 +59,7 @@ AuthResult authenticateNode(Channel &Link, const LinkKey &Key) {
     return AuthResult::Lost;
   // A node that does not hold the key closes the link instead of proving.
   MessageHeader Header;
-  if (!Link.receiveHeader(Header, Link.TimeoutMs > 0 ? Link.TimeoutMs : -1))
+  if (!Link.receiveHeader(Header, Link.dueWaitMs()))
     return Link.TimedOut ? AuthResult::Lost : AuthResult::Refused;
   if (Header.Type != MessageType::AuthProof || Header.Bytes != sizeof Proof ||
       !Link.receivePayload(&Proof, sizeof Proof))

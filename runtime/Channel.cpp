@@ -77,7 +77,7 @@ bool Channel::receiveAhead(int WaitMs, uint64_t Wanted) {
 }
 
 uint64_t Channel::takeAhead(void *Into, uint64_t Bytes) {
-  uint64_t Taken = AheadEnd - AheadStart < Bytes ? AheadEnd - AheadStart : Bytes;
+  uint64_t Taken = aheadUpTo(Bytes);
   __builtin_memcpy(Into, Ahead + AheadStart, Taken);
   AheadStart += uint32_t(Taken);
   return Taken;
@@ -95,7 +95,7 @@ bool Channel::receiveHeader(MessageHeader &Header, int WaitMs) {
 bool Channel::receivePayload(void *Into, uint64_t Bytes) {
   auto *To = static_cast<uint8_t *>(Into);
   uint64_t Done = takeAhead(To, Bytes);
-  int WaitMs = TimeoutMs > 0 ? TimeoutMs : -1;
+  int WaitMs = dueWaitMs();
   while (Done < Bytes) {
     uint64_t Left = Bytes - Done;
     if (Left < sizeof Ahead) { // with what follows it
@@ -119,17 +119,16 @@ long Channel::receiveIntoProgram(void *Into, uint64_t Bytes) {
   // program's memory is not writable, and the rest stays in the buffer.
   uint64_t Done = 0;
   if (AheadStart < AheadEnd) {
-    uint64_t Ready = AheadEnd - AheadStart < Bytes ? AheadEnd - AheadStart : Bytes;
-    sys::IoVec Program = {To, Ready};
-    long Copied = sys::copyOwnMemory(sys::ProcessVmWritev, {Ahead + AheadStart, Ready}, &Program, 1);
+    uint64_t Ready = aheadUpTo(Bytes);
+    sys::IoVec Program = {To, Ready}, Local = {Ahead + AheadStart, Ready};
+    long Copied = sys::copyOwnMemory(sys::ProcessVmWritev, Local, &Program, 1);
     Done = Copied > 0 ? uint64_t(Copied) : 0;
     AheadStart += uint32_t(Done);
     if (Done < Ready)
       return long(Done);
   }
-  int WaitMs = TimeoutMs > 0 ? TimeoutMs : -1;
   while (Done < Bytes) {
-    long N = receiveWaiting(To + Done, Bytes - Done, WaitMs);
+    long N = receiveWaiting(To + Done, Bytes - Done, dueWaitMs());
     if (N == Efault) // the rest waits in the link
       break;
     if (N <= 0)
@@ -141,7 +140,7 @@ long Channel::receiveIntoProgram(void *Into, uint64_t Bytes) {
 
 bool Channel::receiveExactly(MessageType Type, void *Into, uint32_t Bytes) {
   MessageHeader Header;
-  return receiveHeader(Header, TimeoutMs > 0 ? TimeoutMs : -1) && Header.Type == Type &&
+  return receiveHeader(Header, dueWaitMs()) && Header.Type == Type &&
          Header.Bytes == Bytes && receivePayload(Into, Bytes);
 }
 

@@ -38,6 +38,9 @@ struct Channel {
   int TimeoutMs = 0;
   /// The last receive failed because the peer was silent, not gone.
   bool TimedOut = false;
+  /// The wait for something due (an answer, the rest of a message):
+  /// TimeoutMs, or no bound (-1) in the zeroed state.
+  int dueWaitMs() const { return TimeoutMs > 0 ? TimeoutMs : -1; }
   /// Receives no byte past those asked for: the link goes to another
   /// process afterwards (popcorn-node execs the node on it), which must
   /// find the next message in the link, not in this buffer.
@@ -74,6 +77,9 @@ private:
   long receiveWaiting(void *Into, uint64_t Bytes, int WaitMs);
   bool receiveAhead(int WaitMs, uint64_t Wanted);
   uint64_t takeAhead(void *Into, uint64_t Bytes);
+  uint64_t aheadUpTo(uint64_t Bytes) const {
+    return AheadEnd - AheadStart < Bytes ? AheadEnd - AheadStart : Bytes;
+  }
   uint8_t Ahead[ReceiveAheadBytes]; // received, not yet read: [AheadStart, AheadEnd)
   uint32_t AheadStart = 0, AheadEnd = 0;
 };

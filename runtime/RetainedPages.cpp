@@ -193,11 +193,11 @@ bool forgetAll(HeldPages &H, Channel &Link) {
 // arena: each page home writes after a protection costs it a fault.
 bool armWhileAway(int Node) {
   Retained *R = retained();
+  if (!R || R->Armed || writeTrackingOff())
+    return false;
   Span All = spanOf([](int) { return true; });
-  uint64_t ArenaEnd = ArenaBase + ArenaBytes;
-  uint64_t High = All.High + (All.High - All.Low) < ArenaEnd ? All.High + (All.High - All.Low) : ArenaEnd;
-  if (!R || R->Armed || writeTrackingOff() || All.Low >= All.High ||
-      !protectWrittenPages(All.Low, High))
+  uint64_t Above = All.High + (All.High - All.Low), ArenaEnd = ArenaBase + ArenaBytes;
+  if (All.Low >= All.High || !protectWrittenPages(All.Low, Above < ArenaEnd ? Above : ArenaEnd))
     return false;
   forEachRecord([Node](int Other, HeldPages &H) { H.MustForgetAll |= Other != Node; });
   R->Armed = R->ProtectedAtReturn = true;
@@ -234,11 +234,13 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes) {
   bool Tracked = armed();
   uint32_t &Slot = slotOf(*H, Address);
   if (!Slot) {
-    if (H->Count == (Tracked ? ArenaPages : MaxHashed) && (Tracked || !armWhileAway(Node))) {
-      H->MustForgetAll = true;
-      return;
+    if (H->Count == (Tracked ? ArenaPages : MaxHashed)) {
+      if (Tracked || !armWhileAway(Node)) {
+        H->MustForgetAll = true;
+        return;
+      }
+      Tracked = true;
     }
-    Tracked = armed();
     Slot = uint32_t(++H->Count);
     H->Low = Address < H->Low ? Address : H->Low;
     H->High = Address + PageBytes > H->High ? Address + PageBytes : H->High;
@@ -318,7 +320,8 @@ void noteThreadHome(int From) {
   // From learnt of home's writes before the trip and brought its own; the
   // others learn of both now, before the protection forgets them.
   Retained *R = retained();
-  if (!R || writeTrackingOff() || (armed() && !markWritten([From](int Node) { return Node != From; })))
+  auto Others = [From](int Node) { return Node != From; };
+  if (!R || writeTrackingOff() || (armed() && !markWritten(Others)))
     return;
   Span All = spanOf([](int) { return true; });
   if (All.Low >= All.High || (!R->Armed && All.Most <= ProtectAbove))
