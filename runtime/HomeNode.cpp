@@ -492,6 +492,7 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
   if (Flags & PageRunReadOnly)
     noteReadOnlyHeld(Id);
   N.PagesFetched += Pages;
+  N.PageRequests++;
   PageRunMessage Run = {Request.Address, Pages, Flags};
   if (!Link.send2(MessageType::PageRun, &Run, sizeof Run, From, Pages * PageBytes))
     return false;
@@ -677,7 +678,7 @@ void reportMigrations() {
   NodeState &N = node();
   Line L;
   L << "popcorn: migrations: " << N.Migrations << " away from home, " << N.PagesFetched
-    << " pages fetched, " << N.PagesReturned << " pages written back, " << N.SyscallsForwarded
+    << " pages fetched in " << N.PageRequests << " requests, " << N.PagesReturned << " pages written back, " << N.SyscallsForwarded
     << " system calls forwarded";
   if (N.Migrations && writeTrackingOff())
     L << "; pages kept on nodes checked by hashing: " << writeTrackingOff();

@@ -146,6 +146,10 @@ struct NodeState {
   // with other processes, as home served them (PageAccess.h).
   uint8_t *ReadOnlyBits[MaxSharedRanges];
   uint8_t *MapSharedBits[MaxSharedRanges];
+  // Pages this node had until it forgot them (home changed them, or the
+  // kernel would not map more): pages the thread used here, which tell
+  // which blocks it uses densely (RemoteNode.cpp, widenToBlock).
+  uint8_t *HadBits[MaxSharedRanges];
   bool AnyMapShared;
   uint64_t *MapSharedList, MapSharedCount; // those, as fetched (and since forgotten)
   // Of those written, a copy as they came (a twin), to send home only the
@@ -178,7 +182,7 @@ struct NodeState {
 
   // Counters, reported by home with POPCORN_LOG=stats: home counts the
   // thread's trips and what it served, a remote node its own side.
-  uint64_t Migrations, PagesFetched, PagesReturned, SyscallsForwarded;
+  uint64_t Migrations, PagesFetched, PageRequests, PagesReturned, SyscallsForwarded;
   RewriteResult LastRefusal; // why the last move failed with EAGAIN (POPCORN_LOG=verbose)
 
   // The program's signal actions (SignalState.h).  Home: SignalActionsChanged

@@ -119,6 +119,49 @@ uint32_t pagesToAsk(int R, uint64_t A, FetchStream &S) {
 
 void compactPresentList();
 void forgetAllKept(bool OnlyClean = false);
+bool roomForPages(uint64_t Count);
+
+// A page a fetch may bring along with another: missing here, and neither
+// one the node makes itself (fresh) nor one the program unmapped here.
+bool mayBringAlong(int R, uint64_t P) {
+  return !isPresent(R, P) && !isFresh(R, P) && !inKeptRange(P);
+}
+
+// Blocks of address space in which a thread that jumps about (a hash
+// table, a tree) is taken to use most pages once it used a few: when a
+// fault starts no stream and BlockUseHint pages of A's block are here or
+// were (HadBits), the block's missing pages next to A come with it.  One
+// request of 32 pages costs a single page's fault and 1.3-3 us a page
+// here, against 18 us for each page asked for alone: bench/hashtab.c,
+// reading and writing its 128 MiB table at random while it moves every
+// 100 ms, asks 11,000 times rather than 50,000 and takes 0.76x the time.
+// More than one page in eight: a thread that reads every 8th page brings
+// none it does not read (tests/migrate/scattered.c).
+constexpr uint64_t BlockPages = 32;
+constexpr uint32_t BlockUseHint = 5;
+
+// Widens the request [Start, Start + Count pages), which starts no stream
+// at missing page A, to A's block when the block is in use.  Not below A
+// for a write: only the run's first pages can be writable.
+void widenToBlock(int R, uint64_t A, bool Write, uint64_t &Start, uint32_t &Count) {
+  NodeState &N = node();
+  const AddressRange &Range = N.Shared[R];
+  uint64_t Low = A - (A - Range.Low) % (BlockPages * PageBytes);
+  uint64_t High = Low + BlockPages * PageBytes < Range.High ? Low + BlockPages * PageBytes
+                                                             : Range.High;
+  uint32_t Used = 0;
+  for (uint64_t P = Low; P < High; P += PageBytes)
+    Used += isPresent(R, P) || hasBit(N.HadBits, R, P);
+  if (Used < BlockUseHint || !roomForPages(BlockPages))
+    return;
+  uint64_t From = A, To = A + uint64_t(Count) * PageBytes;
+  while (!Write && From > Low && mayBringAlong(R, From - PageBytes))
+    From -= PageBytes;
+  while (To < High && mayBringAlong(R, To))
+    To += PageBytes;
+  Start = From;
+  Count = uint32_t((To - From) / PageBytes);
+}
 
 // Brings Count pages from A here; returns how many home had (the first of
 // them at least), 0 if not even the first.  The first Writable of them
@@ -446,14 +489,21 @@ void onFault(int, siginfo_t *Info, void *Context) {
       bool Write = faultIsWrite(Context);
       uint32_t Writable = !Write ? 0 : Continues && Stream.Writes ? Count : 1;
       Stream.Writes = Write;
+      uint64_t Start = A;
+      if (!Continues)
+        widenToBlock(R, A, Write, Start, Count);
       uint32_t Flags;
-      if (uint32_t Got = fetch(A, Count, Writable, Flags)) {
-        Stream.Next = A + Got * PageBytes;
+      uint32_t Got = fetch(Start, Count, Writable, Flags);
+      if (!Got && Start != A) // home has not the pages below A: A alone
+        Got = fetch(Start = A, Count = 1, Writable, Flags);
+      if (Got) {
+        // Short of A when home's run ended below it: A faults again.
+        Stream.Next = Start + Got * PageBytes;
         if ((Flags & PageRunMapShared) && N.MapSharedCount + Got > N.ListCapacity)
           syncMapSharedPages(); // what the list names goes; the new run stays
         N.AnyMapShared |= (Flags & PageRunMapShared) != 0;
         for (uint32_t I = 0; I < Got; I++) {
-          uint64_t P = A + I * PageBytes;
+          uint64_t P = Start + I * PageBytes;
           PageBit Bit = bitOf(N.PresentBits, R, P);
           *Bit.Byte |= Bit.Mask;
           setBit(N.ReadOnlyBits, R, P, Flags & PageRunReadOnly);
@@ -602,9 +652,10 @@ void receiveHello(const NodeStart &Start) {
     N.FreshBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     N.ReadOnlyBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     N.MapSharedBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
+    N.HadBits[N.SharedCount] = sys::mapPrivate(Pages / 8 + 1);
     if (!N.PresentBits[N.SharedCount] || !N.DirtyBits[N.SharedCount] ||
         !N.FreshBits[N.SharedCount] || !N.ReadOnlyBits[N.SharedCount] ||
-        !N.MapSharedBits[N.SharedCount])
+        !N.MapSharedBits[N.SharedCount] || !N.HadBits[N.SharedCount])
       fail("no memory for page bookkeeping");
     N.SharedCount++;
   }
@@ -703,6 +754,7 @@ void forgetPage(int R, uint64_t A) {
   setBit(N.FreshBits, R, A, false);
   setBit(N.ReadOnlyBits, R, A, false);
   setBit(N.MapSharedBits, R, A, false);
+  setBit(N.HadBits, R, A, false);
 }
 
 // Once the thread has left, home may write any page: none is fresh.
@@ -826,6 +878,7 @@ void forgetChanged(uint32_t Bytes) {
       if (R < 0 || !isPresent(R, A))
         continue;
       forgetPage(R, A);
+      setBit(N.HadBits, R, A, true);
       Run.add(A);
     }
     Done += Chunk;
@@ -847,6 +900,7 @@ void forgetAllKept(bool OnlyClean) {
         (OnlyClean && (hasBit(N.DirtyBits, R, A) || isMapShared(R, A))))
       continue;
     forgetPage(R, A);
+    setBit(N.HadBits, R, A, true);
     Run.add(A);
   }
   Run.close();

@@ -14,6 +14,9 @@
 #                          the kernel tells home which pages it wrote (a run
 #                          whose home hashes them says so in its report, and
 #                          is not checked)
+#   // MIGRATE-REQUESTS-BELOW: N
+#                          each migrating run asks home for pages fewer than
+#                          N times
 #   // MIGRATE-ENV: A=B .. one migrating run with these variables (one line,
 #                          one run; none: one run without); {start:F} and
 #                          {end:F} become function F's code range, in hex
@@ -40,6 +43,7 @@ cd "$work"
 setting() { sed -n "s,^// $1: *,,p" "$src"; }
 min=$(setting MIGRATE-MIN)
 fetches_below=$(setting MIGRATE-FETCHES-BELOW)
+requests_below=$(setting MIGRATE-REQUESTS-BELOW)
 expected_status=$(setting EXIT)
 if [ -n "$(setting STDIN)" ]; then
 	printf '%b' "$(setting STDIN)" >input
@@ -90,6 +94,7 @@ while IFS= read -r vars; do
 	take_report "moved$i" "popcorn: migrations: "
 	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
 	fetched=$(echo "$report" | sed -n 's/.* \([0-9]*\) pages fetched.*/\1/p')
+	requests=$(echo "$report" | sed -n 's/.* fetched in \([0-9]*\) requests.*/\1/p')
 	sed '/^=== stderr$/,/^=== exit status/{/^=== exit status/!d}' "moved$i.run" >"moved$i.compare"
 	if ! cmp -s home.compare "moved$i.compare"; then
 		echo "FAIL: with ${under:-${vars:-no trigger}}, the migrating run differs from the one staying home:"
@@ -103,6 +108,10 @@ while IFS= read -r vars; do
 	elif [ -n "$fetches_below" ] && ! echo "$report" | grep -q 'checked by hashing' &&
 		! [ "${fetched:-0}" -lt "$fetches_below" ]; then
 		echo "FAIL: with ${under:-${vars:-no trigger}}, $fetched pages fetched, not fewer than $fetches_below"
+		cat "moved$i.stderr"
+		failed=1
+	elif [ -n "$requests_below" ] && ! [ "${requests:-$requests_below}" -lt "$requests_below" ]; then
+		echo "FAIL: with ${under:-${vars:-no trigger}}, ${requests:-an unknown number of} requests for pages, not fewer than $requests_below"
 		cat "moved$i.stderr"
 		failed=1
 	else
