@@ -5,6 +5,7 @@
 #include "ControlSocket.h"
 #include "ExecutableFile.h"
 #include "KeyFile.h"
+#include "LongJump.h"
 #include "NodeState.h"
 #include "Report.h"
 #include "PageAccess.h"
@@ -664,6 +665,7 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
       if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
         Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
                << " refused it";
+      noteArrivedFrames(M.Registers);
       popcorn_resume(&M.Registers);
     }
     default:

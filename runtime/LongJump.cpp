@@ -18,7 +18,16 @@
 // Values the function keeps across the setjmp call are in its stack slots
 // (RecordCallSites.cpp), as on any recorded call, so nothing else is needed.
 //
+// From a signal handler, no walk passes the kernel's signal frame (the
+// interrupted code is at no call site).  The frame is then found where the
+// thread arrived: each arrival in a process notes its frames' CFAs, and
+// the frame that called setjmp before the move is still where it arrived,
+// at its depth, as are its callers.  Of the registers it resumes with,
+// only the frame pointer is then needed: no live value is in a register
+// at a recorded call, and each frame's epilogue restores its caller's.
+//
 //===----------------------------------------------------------------------===//
+#include "LongJump.h"
 #include "FrameCursor.h"
 #include "NodeState.h"
 #include "Report.h"
@@ -49,9 +58,13 @@ constexpr uint64_t FromSigsetjmp = 1 << 15, MachineBits = FromSigsetjmp - 1;
 constexpr unsigned SigsetjmpReturnWord = 22, SigsetjmpMaskWord = 23, SigsetjmpSavedWord = 24;
 #if defined(__x86_64__)
 constexpr uint16_t SigsetjmpSavedDwarf = 3; // rbx
+constexpr uint16_t FramePointerDwarf = 6;   // rbp
 #else
 constexpr uint16_t SigsetjmpSavedDwarf = 19; // x19
+constexpr uint16_t FramePointerDwarf = 29;   // x29
 #endif
+// Frames noted at an arrival (NodeState::Arrived); deeper stacks are not.
+constexpr uint32_t MaxArrivedFrames = 1 << 16;
 extern "C" __attribute__((weak)) int __sigsetjmp(uint64_t *, int);
 
 struct BufferLayout {
@@ -141,6 +154,17 @@ bool stackRegions(StackRegion &Current, StackRegion &Other) {
 
 bool contains(const StackRegion &R, uint64_t A) { return A >= R.Low && A < R.High; }
 
+// Resumes the thread with Out, in the frame that called setjmp, which
+// returns Value there.
+[[noreturn]] void jumpInto(RegisterSet &Out, const uint64_t *Buffer, int Value, bool Sigsetjmp) {
+  Out.Gpr[0] = uint64_t(Value ? Value : 1); // rax, x0
+  // The thread resumes in sigsetjmp's caller, not in sigsetjmp, which
+  // would restore the signal mask it saved: done here.
+  if (Sigsetjmp)
+    sys::call6(sys::RtSigprocmask, 2 /* SIG_SETMASK */, long(&Buffer[SigsetjmpMaskWord]), 0, 8);
+  popcorn_resume(&Out);
+}
+
 // A longjmp from a signal handler, whose walk cannot reach the base, to a
 // buffer of this ISA set on the thread's other stack region, before a
 // move.  A rewrite for the same ISA lays the frames out from the region's
@@ -150,8 +174,6 @@ bool contains(const StackRegion &R, uint64_t A) { return A >= R.Low && A < R.Hig
 // Depth frames.  Null if the buffer is usable now, else why not.
 const char *moveBufferToCurrentStack(uint64_t *Buffer, uint16_t Machine, bool Sigsetjmp,
                                      uint64_t Depth, const IsaTables &Tables) {
-  if (Machine != sys::Here)
-    return "from a signal handler, to a setjmp made on another ISA before the move";
   StackRegion Current, Other;
   BufferLayout L = layoutOf(Machine);
   if (!stackRegions(Current, Other) || contains(Current, Buffer[L.Sp]))
@@ -172,7 +194,63 @@ const char *moveBufferToCurrentStack(uint64_t *Buffer, uint16_t Machine, bool Si
   return nullptr;
 }
 
+// The registers to resume with in the frame that called setjmp at its
+// call SetjmpHere, found Depth frames up from the base among the frames
+// noted at the thread's arrival (Out holds the handler's registers); false
+// if it is not there.  The frame pointer is where the nearest frame from
+// there down that saved one keeps its caller's: a frame pointer points at
+// its own frame record.
+bool arrivedFrameRegisters(const IsaTables &Tables, const popcorn_call_site &SetjmpHere,
+                           uint64_t Depth, RegisterSet &Out) {
+  NodeState &N = node();
+  if (!Depth || Depth > N.ArrivedCount)
+    return false;
+  uint32_t Frame = uint32_t(N.ArrivedCount - Depth);
+  const popcorn_call_site *Site = N.Arrived[Frame].Site;
+  if (!Site || Tables.frame(*Site).function != Tables.frame(SetjmpHere).function)
+    return false;
+  Out.Sp = N.Arrived[Frame].Cfa - Tables.frame(SetjmpHere).frame_size;
+  Out.Pc = SetjmpHere.return_address;
+  for (uint32_t I = Frame; I < N.ArrivedCount; I++) {
+    const popcorn_call_site &S = I == Frame ? SetjmpHere : *N.Arrived[I].Site;
+    const popcorn_saved_register *Saved = Tables.saved(S);
+    for (uint16_t J = 0; J < Tables.frame(S).n_saved; J++)
+      if (Saved[J].dwarf_register == FramePointerDwarf) {
+        Out.Gpr[FramePointerDwarf] = N.Arrived[I].Cfa + int64_t(Saved[J].cfa_offset);
+        return true;
+      }
+  }
+  return true;
+}
+
 } // namespace
+
+void popcorn::noteArrivedFrames(const RegisterSet &Registers) {
+  NodeState &N = node();
+  N.ArrivedCount = 0;
+  IsaTables Tables(&__popcorn_metadata, sys::Here);
+  if (!Tables.valid())
+    return;
+  if (!N.Arrived)
+    N.Arrived = reinterpret_cast<ArrivedFrame *>(
+        sys::mapPrivate(MaxArrivedFrames * sizeof(ArrivedFrame)));
+  if (!N.Arrived)
+    return;
+  RegisterSet R = Registers;
+  FrameCursor Cursor(Tables, R);
+  for (uint32_t Count = 0; Count < MaxArrivedFrames;) {
+    N.Arrived[Count++] = {Cursor.cfa(), Cursor.site()};
+    switch (Cursor.step()) {
+    case StepResult::Caller:
+      continue;
+    case StepResult::Base:
+      N.ArrivedCount = Count;
+      return;
+    default:
+      return;
+    }
+  }
+}
 
 int __popcorn_note_setjmp(uint64_t *Buffer) {
   IsaTables Tables(&__popcorn_metadata, sys::Here);
@@ -209,11 +287,19 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   // A walk from here that cannot reach the base passes through a frame
   // with no record: a signal handler's, above the kernel's signal frame
   // (no move crosses one).  A buffer of this ISA is then taken as musl
-  // takes it, on the stack the thread now runs on.
-  if (!Total) {
+  // takes it, on the stack the thread now runs on; one of another ISA
+  // leads to a frame noted at the thread's arrival.
+  RegisterSet Out = *Here;
+  if (!Total && Machine == sys::Here) {
     if (const char *Why = moveBufferToCurrentStack(Buffer, Machine, Sigsetjmp, Depth, Tables))
       cannotJump(Why);
     return;
+  }
+  if (!Total) {
+    if (!arrivedFrameRegisters(Tables, *SetjmpHere, Depth, Out))
+      cannotJump("from a signal handler: the frame that called setjmp is not where the thread "
+                 "arrived");
+    jumpInto(Out, Buffer, Value, Sigsetjmp);
   }
   if (Total < Depth)
     cannotJump("the frame that called setjmp has returned");
@@ -226,7 +312,6 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   if (Machine == sys::Here && Cursor.sp() == Buffer[layoutOf(Machine).Sp])
     return; // the frame is where the buffer says: musl's longjmp
 
-  RegisterSet Out = *Here;
   for (uint16_t Dwarf = 0; Dwarf < MaxDwarfRegister; Dwarf++) {
     unsigned FromWidth, ToWidth;
     uint8_t *From = Cursor.registerLocation(Dwarf, FromWidth);
@@ -236,10 +321,5 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   }
   Out.Sp = Cursor.cfa() - Tables.frame(*SetjmpHere).frame_size;
   Out.Pc = SetjmpHere->return_address;
-  Out.Gpr[0] = uint64_t(Value ? Value : 1); // rax, x0
-  // The thread resumes in sigsetjmp's caller, not in sigsetjmp, which
-  // would restore the signal mask it saved: done here.
-  if (Sigsetjmp)
-    sys::call6(sys::RtSigprocmask, 2 /* SIG_SETMASK */, long(&Buffer[SigsetjmpMaskWord]), 0, 8);
-  popcorn_resume(&Out);
+  jumpInto(Out, Buffer, Value, Sigsetjmp);
 }

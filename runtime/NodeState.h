@@ -26,6 +26,12 @@ struct TraceBuffer;
 
 enum class Launcher : uint8_t { Native, Qemu, Tcp };
 
+// A frame of the thread where it arrived: its CFA and its call site.
+struct ArrivedFrame {
+  uint64_t Cfa;
+  const popcorn_call_site *Site;
+};
+
 // Faults that each ask where the last one's request ended: a thread
 // reading or writing through memory in order (RemoteNode.cpp).
 struct FetchStream {
@@ -179,6 +185,11 @@ struct NodeState {
   bool SecretReady;
   uint16_t HomeMachine;
   bool WarnedSyscall[512];
+
+  // The thread's frames as it last arrived in this process, innermost
+  // first, for a longjmp from a signal handler (LongJump.cpp).
+  ArrivedFrame *Arrived;
+  uint32_t ArrivedCount;
 
   // Counters, reported by home with POPCORN_LOG=stats: home counts the
   // thread's trips and what it served, a remote node its own side.

@@ -1,6 +1,7 @@
 //===- RemoteNode.cpp - A process that runs a thread away from home -------===//
 #include "RemoteNode.h"
 #include "AddressSpace.h"
+#include "LongJump.h"
 #include "NodeMappings.h"
 #include "NodeState.h"
 #include "ProcessMaps.h"
@@ -741,6 +742,7 @@ void forgetChanged(uint32_t Bytes);
   N.Away = Away;
   setThreadPointer(M.Registers.ThreadPointer);
   setThreadMask(M.SignalMask);
+  noteArrivedFrames(M.Registers);
   Arrival.finish();
   popcorn_resume(&M.Registers);
 }

@@ -1,6 +1,7 @@
-// MIGRATE-MIN: 4
+// MIGRATE-MIN: 6
 /* A stack overflow of the main thread, on every node: caught by a handler
- * on the alternate signal stack, left with siglongjmp, and recognised as an
+ * on the alternate signal stack, left with siglongjmp (also to a sigsetjmp
+ * made on the other ISA, before the thread moved), and recognised as an
  * overflow the way gnulib's c-stack does it (GNU m4, diff, ...): the fault
  * address lies below the mapping of /proc/self/maps that holds the stack,
  * nearer to it than to the mapping below.  /proc/self/maps is home's on
@@ -21,6 +22,8 @@ static char alt_stack[1 << 16];
 static sigjmp_buf back;
 static volatile uintptr_t stack_marker, noted_marker;
 static volatile int recognised;
+static volatile long move_at = -1; /* the depth at which recurse moves */
+static volatile int move_to;
 
 /* The start of the mapping holding Address and the end of the one below it,
  * from /proc/self/maps; 0 if none holds it. */
@@ -65,6 +68,8 @@ static void on_overflow(int sig, siginfo_t *info, void *context)
 __attribute__((noinline)) static long recurse(long depth, volatile long *sink)
 {
 	*sink += depth;
+	if (depth == move_at)
+		popcorn_migrate(move_to);
 	return recurse(depth + 1, sink) + *sink;
 }
 
@@ -78,6 +83,17 @@ __attribute__((noinline)) static void overflow(const char *where, uintptr_t note
 	if (!sigsetjmp(back, 1))
 		recurse(0, &sink);
 	printf("%s: overflow caught, recognised as one: %d\n", where, recognised);
+}
+
+/* The sigsetjmp here, the overflow on NODE: the thread moves 100 frames
+ * down, and the handler there jumps back to a frame that was here. */
+__attribute__((noinline)) static void overflow_away(const char *where, int node)
+{
+	move_at = 100;
+	move_to = node;
+	overflow(where, 0);
+	move_at = -1;
+	popcorn_migrate(0);
 }
 
 int main(void)
@@ -107,5 +123,9 @@ int main(void)
 	overflow("aarch64 process", 0);
 	popcorn_migrate(0);
 	overflow("home again", 0);
+	overflow_away("set at home, caught on aarch64", 1);
+	overflow_away("set at home, caught in an x86-64 process", 2);
+	popcorn_migrate(1);
+	overflow_away("set on aarch64, caught at home", 0);
 	return 0;
 }
