@@ -88,7 +88,7 @@ void printTimelineSummary(const Timeline &T, StringRef Path, raw_ostream &OS) {
   }
   Out.latencies("all", All);
 
-  Out.heading("page faults (pages fetched)", "  count      median         p99");
+  Out.heading("page faults (requests)", "  count      median         p99");
   std::map<int, std::vector<double>> FaultsByNode;
   std::vector<double> AllFaults;
   for (const PageFault &F : T.Faults) {

@@ -61,7 +61,7 @@ public:
     OS << "<title>popcorn trace " << escape(Path) << "</title>\n";
     OS << format("<rect width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n", Width, Height);
     OS << "<text x=\"10\" y=\"18\" font-weight=\"bold\">" << escape(Path) << ": "
-       << T.Migrations.size() << " migrations, " << T.Faults.size() << " pages fetched, "
+       << T.Migrations.size() << " migrations, " << T.Faults.size() << " page faults, "
        << T.Calls.size() << " forwarded system calls</text>\n";
     legend();
     for (const auto &[Node, Lane] : Lanes)
