@@ -29,6 +29,18 @@ bool Channel::waitReadable(int Ms) {
   return true; // then receiveSome reports the error
 }
 
+bool Channel::sendGathered(MessageType Type, const SendPart *Payload, unsigned Count) {
+  if (Count > MaxPayloadParts)
+    return false;
+  MessageHeader Header{Type, 0};
+  SendPart Parts[MaxPayloadParts + 1] = {{&Header, sizeof Header}};
+  for (unsigned I = 0; I < Count; I++) {
+    Parts[I + 1] = Payload[I];
+    Header.Bytes += uint32_t(Payload[I].Length);
+  }
+  return sendParts(Parts, Count + 1);
+}
+
 bool Channel::send(MessageType Type, const void *Payload, uint32_t Bytes) {
   return send2(Type, Payload, Bytes, nullptr, 0);
 }

@@ -51,6 +51,9 @@ struct Channel {
   /// send() with a second part of payload after the first.
   bool send2(MessageType Type, const void *First, uint32_t FirstBytes, const void *Second,
              uint32_t SecondBytes);
+  /// send() of a payload in Count parts (at most MaxPayloadParts).
+  static constexpr unsigned MaxPayloadParts = 80;
+  bool sendGathered(MessageType Type, const SendPart *Payload, unsigned Count);
   /// The next header, waiting for it at most WaitMs (-1: as long as the
   /// peer lives); its payload is read with receivePayload.
   bool receiveHeader(MessageHeader &Header, int WaitMs = -1);

@@ -511,24 +511,20 @@ bool servePages(int Id, Channel &Link, uint32_t Bytes) {
 // (no other thread can unmap a page before it is hashed here): one copy
 // less, and no process_vm_writev, which pins each page (bench/sieve.c
 // moving every 100 ms: 8% less time); else all through the run buffer.
-bool takePagesBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
+// The run's bytes are next in the link.
+bool takeRunBack(int Id, Channel &Link, uint64_t Address, uint32_t Pages, bool InPlace) {
   NodeState &N = node();
-  PageRunMessage Run;
-  if (Bytes < sizeof Run || !Link.receivePayload(&Run, sizeof Run) || !Run.Pages ||
-      Run.Pages > MaxPagesPerRun || Run.Address % PageBytes ||
-      Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes)
-    return false;
-  uint64_t Total = uint64_t(Run.Pages) * PageBytes;
-  auto *Program = reinterpret_cast<uint8_t *>(Run.Address);
+  uint64_t Total = uint64_t(Pages) * PageBytes;
+  auto *Program = reinterpret_cast<uint8_t *>(Address);
   long Direct = InPlace ? Link.receiveIntoProgram(Program, Total) : 0;
   if (Direct < 0 || !Link.receivePayload(N.PageRun + Direct, Total - uint64_t(Direct)))
     return false;
   // The node keeps its copy of each page written here.
   auto Held = [&](uint64_t From, uint64_t To) {
     for (uint64_t At = From; At + PageBytes <= To; At += PageBytes)
-      notePageHeld(Id, Run.Address + At, InPlace ? Program + At : N.PageRun + At);
+      notePageHeld(Id, Address + At, InPlace ? Program + At : N.PageRun + At);
     if (To > From)
-      noteReadable(Run.Address + From, (To - From) / PageBytes);
+      noteReadable(Address + From, (To - From) / PageBytes);
   };
   Held(0, uint64_t(Direct));
   // The rest from the first byte not written: a page the kernel will not
@@ -540,7 +536,33 @@ bool takePagesBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
     Held(pageDown(Done), End);
     Done = End == Total ? End : pageDown(End) + PageBytes;
   }
-  N.PagesReturned += Run.Pages;
+  N.PagesReturned += Pages;
+  return true;
+}
+
+// PageData: a run of pages the thread wrote on node Id (takeRunBack).
+bool takePagesBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
+  PageRunMessage Run;
+  if (Bytes < sizeof Run || !Link.receivePayload(&Run, sizeof Run) || !Run.Pages ||
+      Run.Pages > MaxPagesPerRun || Run.Address % PageBytes ||
+      Bytes - sizeof Run != uint64_t(Run.Pages) * PageBytes)
+    return false;
+  return takeRunBack(Id, Link, Run.Address, Run.Pages, InPlace);
+}
+
+// PageSet: pages the thread wrote on node Id apart from each other, each
+// a run of one.
+bool takePageSetBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
+  PageSetMessage Set;
+  uint64_t Address[MaxPagesPerRun];
+  if (Bytes < sizeof Set || !Link.receivePayload(&Set, sizeof Set) || !Set.Count ||
+      Set.Count > MaxPagesPerRun ||
+      Bytes - sizeof Set != uint64_t(Set.Count) * (sizeof Address[0] + PageBytes) ||
+      !Link.receivePayload(Address, Set.Count * sizeof Address[0]))
+    return false;
+  for (uint32_t I = 0; I < Set.Count; I++)
+    if (Address[I] % PageBytes || !takeRunBack(Id, Link, Address[I], 1, InPlace))
+      return false;
   return true;
 }
 
@@ -604,6 +626,10 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
       if (!takePagesBack(Id, E.Link, H.Bytes, inPlaceThisTrip()))
         nodeDied(E, Id);
       continue;
+    case MessageType::PageSet:
+      if (!takePageSetBack(Id, E.Link, H.Bytes, inPlaceThisTrip()))
+        nodeDied(E, Id);
+      continue;
     case MessageType::PageDiff: // before a system call (syncMapSharedPages)
       if (!takeDiffBack(E.Link, H.Bytes))
         nodeDied(E, Id);
@@ -649,7 +675,12 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
           break;
         if (H.Type == MessageType::TraceEvents && receiveTrace(E.Link, H.Bytes))
           continue;
-        if (H.Type != MessageType::PageData || !takePagesBack(Id, E.Link, H.Bytes, InPlace))
+        bool Taken = false;
+        if (H.Type == MessageType::PageData)
+          Taken = takePagesBack(Id, E.Link, H.Bytes, InPlace);
+        else if (H.Type == MessageType::PageSet)
+          Taken = takePageSetBack(Id, E.Link, H.Bytes, InPlace);
+        if (!Taken)
           nodeDied(E, Id);
       }
       noteThreadHome(Id);

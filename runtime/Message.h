@@ -9,7 +9,7 @@
 // (PageRequest -> PageRun or PageMissing) and runs the system calls that
 // need home's files and identity there (Syscall -> SyscallResult; Unmap,
 // unanswered); it comes back with ReturnHome followed by every page it
-// wrote (PageData, a run of pages each) and End.  Exit ends the program
+// wrote (PageData, a run of pages each; PageSet, pages apart) and End.  Exit ends the program
 // with a status.
 // With POPCORN_TRACE a node sends its trace events (TraceEvents, Trace.h)
 // after its pages (before End) when it returns home, and before Exit.
@@ -68,6 +68,9 @@ enum class MessageType : uint32_t {
   // Node -> home: the bytes the thread changed in a page shared with
   // other processes (PageAccess.h), a PageDiffMessage.
   PageDiff,
+  // Node -> home, where PageData goes: pages written apart from each
+  // other, a PageSetMessage.
+  PageSet,
 };
 
 struct MessageHeader {
@@ -157,6 +160,16 @@ struct PageRunMessage {
   uint32_t Pages;
   uint32_t Flags; // PageRun: PageRunReadOnly or 0; PageData: 0
 };
+// PageSet: Count pages (1 to MaxPagesPerRun), each at its own address:
+// Count addresses follow, then the pages' bytes in the same order.  A
+// thread that wrote pages apart from each other sent a PageData each,
+// and the work per message at both ends (a header, two or three system
+// calls) made that 7-9 us a page (bench/hashtab.c).
+struct PageSetMessage {
+  uint32_t Count;
+  uint32_t Pad;
+};
+
 // The program may read the run's pages and not write them.
 inline constexpr uint32_t PageRunReadOnly = 1;
 // The run's pages are shared with other processes (PageAccess.h).

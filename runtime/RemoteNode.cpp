@@ -1003,23 +1003,47 @@ bool dropIfStillZero(int R, uint64_t A, ForgottenRun &Run) {
 } // namespace
 
 namespace {
-// Written pages sent home ahead of the thread, in runs of consecutive ones.
+// Written pages sent home ahead of the thread: in runs of consecutive
+// ones (PageData), and those apart from each other in sets (PageSet).
 struct WrittenRun {
   PageRunMessage Run = {0, 0, 0};
+  PageSetMessage Set = {0, 0};
+  uint64_t SetAddress[MaxPagesPerRun];
   void add(uint64_t A) {
     if (Run.Pages && Run.Address + Run.Pages * PageBytes == A && Run.Pages < MaxPagesPerRun) {
       Run.Pages++;
       return;
     }
-    send();
+    endRun();
     Run = {A, 1, 0};
   }
-  void send() {
-    if (Run.Pages && !node().HomeLink.send2(MessageType::PageData, &Run, sizeof Run,
-                                            reinterpret_cast<void *>(Run.Address),
-                                            Run.Pages * PageBytes))
+  // The next page added starts a run: a run of one joins the set.
+  void endRun() {
+    if (Run.Pages == 1) {
+      SetAddress[Set.Count++] = Run.Address;
+      if (Set.Count == MaxPagesPerRun)
+        sendSet();
+    } else if (Run.Pages && !node().HomeLink.send2(MessageType::PageData, &Run, sizeof Run,
+                                                   reinterpret_cast<void *>(Run.Address),
+                                                   Run.Pages * PageBytes)) {
       lostHome();
+    }
     Run.Pages = 0;
+  }
+  void sendSet() {
+    static_assert(2 + MaxPagesPerRun <= Channel::MaxPayloadParts, "a set is one message");
+    SendPart Parts[2 + MaxPagesPerRun] = {{&Set, sizeof Set},
+                                          {SetAddress, Set.Count * sizeof SetAddress[0]}};
+    for (uint32_t I = 0; I < Set.Count; I++)
+      Parts[2 + I] = {reinterpret_cast<void *>(SetAddress[I]), PageBytes};
+    if (Set.Count && !node().HomeLink.sendGathered(MessageType::PageSet, Parts, 2 + Set.Count))
+      lostHome();
+    Set.Count = 0;
+  }
+  // Everything added, home's now.
+  void send() {
+    endRun();
+    sendSet();
   }
 };
 } // namespace
@@ -1034,7 +1058,7 @@ void returnPages(uint64_t Address, uint64_t Bytes) {
   for (uint64_t A = Low; A < High; A += PageBytes) {
     int R = rangeOf(A);
     if (R < 0 || !isPresent(R, A) || dropIfStillZero(R, A, Gone) || !stillWritten(A))
-      Written.send();
+      Written.endRun();
     else
       Written.add(A);
   }
@@ -1112,7 +1136,7 @@ void syncMapSharedPages() {
     if (MapShared(A, R) && stillWritten(A))
       Written.add(A);
     else
-      Written.send();
+      Written.endRun();
   }
   Written.send();
   ForgottenRun Gone;

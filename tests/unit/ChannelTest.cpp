@@ -177,3 +177,45 @@ TEST(Channel, ExactLeavesTheNextMessageInTheLink) {
 }
 
 } // namespace
+
+// A payload gathered from parts apart in memory (a PageSet: its header,
+// the addresses, then pages from anywhere) is one message of all their
+// bytes, in order; more parts than a message takes are refused, unsent.
+TEST(Channel, GatheredPartsAreOnePayload) {
+  int Fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Fds), 0);
+  constexpr unsigned Pages = 64;
+  std::vector<std::vector<uint8_t>> Page(Pages, std::vector<uint8_t>(4096));
+  uint64_t Address[Pages];
+  PageSetMessage Set = {Pages, 0};
+  SendPart Parts[2 + Pages] = {{&Set, sizeof Set}, {Address, sizeof Address}};
+  std::vector<uint8_t> Expected(reinterpret_cast<uint8_t *>(&Set),
+                                reinterpret_cast<uint8_t *>(&Set) + sizeof Set);
+  for (unsigned I = 0; I < Pages; I++) {
+    Address[I] = uint64_t(Page[I].data());
+    for (unsigned B = 0; B < 4096; B++)
+      Page[I][B] = uint8_t(I * 31 + B);
+    Parts[2 + I] = {Page[I].data(), 4096};
+  }
+  Expected.insert(Expected.end(), reinterpret_cast<uint8_t *>(Address),
+                  reinterpret_cast<uint8_t *>(Address) + sizeof Address);
+  for (auto &P : Page)
+    Expected.insert(Expected.end(), P.begin(), P.end());
+  Channel Sender, Receiver;
+  Sender.Fd = Fds[0];
+  Receiver.Fd = Fds[1];
+  Receiver.TimeoutMs = 5000;
+  SendPart TooMany[Channel::MaxPayloadParts + 1] = {};
+  EXPECT_FALSE(Sender.sendGathered(MessageType::PageSet, TooMany, Channel::MaxPayloadParts + 1));
+  std::thread Send([&] { EXPECT_TRUE(Sender.sendGathered(MessageType::PageSet, Parts, 2 + Pages)); });
+  MessageHeader Header;
+  ASSERT_TRUE(Receiver.receiveHeader(Header, 5000));
+  EXPECT_EQ(Header.Type, MessageType::PageSet);
+  ASSERT_EQ(Header.Bytes, Expected.size());
+  std::vector<uint8_t> Got(Expected.size());
+  ASSERT_TRUE(Receiver.receivePayload(Got.data(), Got.size()));
+  Send.join();
+  EXPECT_EQ(Got, Expected);
+  close(Fds[0]);
+  close(Fds[1]);
+}
