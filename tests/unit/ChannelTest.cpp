@@ -44,6 +44,17 @@ bool tcpPair(int Fds[2]) {
   return Fds[1] >= 0;
 }
 
+// The next message on Receiver is of Type, with exactly Payload.
+void expectMessage(Channel &Receiver, MessageType Type, const std::vector<uint8_t> &Payload) {
+  MessageHeader Header;
+  ASSERT_TRUE(Receiver.receiveHeader(Header, 5000));
+  ASSERT_EQ(Header.Type, Type);
+  ASSERT_EQ(Header.Bytes, Payload.size());
+  std::vector<uint8_t> Got(Payload.size());
+  ASSERT_TRUE(Receiver.receivePayload(Got.data(), Got.size()));
+  EXPECT_EQ(Got, Payload);
+}
+
 // Four pages, the third of them read-only, sent as one payload: the
 // receive into them stops before the third page (where exactly depends on
 // how the kernel cut the stream: a part it could not copy whole counts for
@@ -129,15 +140,8 @@ TEST(Channel, MessagesBackToBack) {
     for (auto &P : Payloads)
       EXPECT_TRUE(Sender.send(MessageType::PageData, P.data(), uint32_t(P.size())));
   });
-  for (auto &P : Payloads) {
-    MessageHeader Header;
-    ASSERT_TRUE(Receiver.receiveHeader(Header, 5000));
-    ASSERT_EQ(Header.Type, MessageType::PageData);
-    ASSERT_EQ(Header.Bytes, P.size());
-    std::vector<uint8_t> Got(P.size());
-    ASSERT_TRUE(Receiver.receivePayload(Got.data(), Got.size()));
-    EXPECT_EQ(Got, P);
-  }
+  for (auto &P : Payloads)
+    expectMessage(Receiver, MessageType::PageData, P);
   Send.join();
   close(Fds[0]);
   close(Fds[1]);
@@ -176,8 +180,6 @@ TEST(Channel, ExactLeavesTheNextMessageInTheLink) {
   }
 }
 
-} // namespace
-
 // A payload gathered from parts apart in memory (a PageSet: its header,
 // the addresses, then pages from anywhere) is one message of all their
 // bytes, in order; more parts than a message takes are refused, unsent.
@@ -208,14 +210,11 @@ TEST(Channel, GatheredPartsAreOnePayload) {
   SendPart TooMany[Channel::MaxPayloadParts + 1] = {};
   EXPECT_FALSE(Sender.sendGathered(MessageType::PageSet, TooMany, Channel::MaxPayloadParts + 1));
   std::thread Send([&] { EXPECT_TRUE(Sender.sendGathered(MessageType::PageSet, Parts, 2 + Pages)); });
-  MessageHeader Header;
-  ASSERT_TRUE(Receiver.receiveHeader(Header, 5000));
-  EXPECT_EQ(Header.Type, MessageType::PageSet);
-  ASSERT_EQ(Header.Bytes, Expected.size());
-  std::vector<uint8_t> Got(Expected.size());
-  ASSERT_TRUE(Receiver.receivePayload(Got.data(), Got.size()));
+  expectMessage(Receiver, MessageType::PageSet, Expected);
   Send.join();
-  EXPECT_EQ(Got, Expected);
   close(Fds[0]);
   close(Fds[1]);
 }
+
+} // namespace
+
