@@ -1,5 +1,4 @@
 // POPCORN-MIGRATE-EVERY: 1 2
-// POPCORN-MIGRATE-NODES: 2,0, a siglongjmp from a signal handler to a sigsetjmp made on another ISA is refused (the walk cannot cross the signal frame)
 /* A SIGSEGV handler with SA_SIGINFO on an alternate signal stack that calls
  * functions and leaves with siglongjmp, as gnulib's c-stack and sigsegv
  * modules do (m4).  The handler's migration point walks the stack up to the
