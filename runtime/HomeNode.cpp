@@ -566,6 +566,16 @@ bool takePageSetBack(int Id, Channel &Link, uint32_t Bytes, bool InPlace) {
   return true;
 }
 
+// A message of pages the thread wrote on node Id, PageData or PageSet;
+// false for any other.
+bool takeWrittenBack(int Id, Channel &Link, const MessageHeader &H, bool InPlace) {
+  if (H.Type == MessageType::PageData)
+    return takePagesBack(Id, Link, H.Bytes, InPlace);
+  if (H.Type == MessageType::PageSet)
+    return takePageSetBack(Id, Link, H.Bytes, InPlace);
+  return false;
+}
+
 // The bytes the thread changed on node Id in a page shared with other
 // processes, written through the kernel (the program may have unmapped
 // or protected the page since; another process may be writing the rest).
@@ -623,11 +633,8 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
         nodeDied(E, Id);
       continue;
     case MessageType::PageData: // before a call that protects them (returnPages)
-      if (!takePagesBack(Id, E.Link, H.Bytes, inPlaceThisTrip()))
-        nodeDied(E, Id);
-      continue;
     case MessageType::PageSet:
-      if (!takePageSetBack(Id, E.Link, H.Bytes, inPlaceThisTrip()))
+      if (!takeWrittenBack(Id, E.Link, H, inPlaceThisTrip()))
         nodeDied(E, Id);
       continue;
     case MessageType::PageDiff: // before a system call (syncMapSharedPages)
@@ -675,12 +682,7 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
           break;
         if (H.Type == MessageType::TraceEvents && receiveTrace(E.Link, H.Bytes))
           continue;
-        bool Taken = false;
-        if (H.Type == MessageType::PageData)
-          Taken = takePagesBack(Id, E.Link, H.Bytes, InPlace);
-        else if (H.Type == MessageType::PageSet)
-          Taken = takePageSetBack(Id, E.Link, H.Bytes, InPlace);
-        if (!Taken)
+        if (!takeWrittenBack(Id, E.Link, H, InPlace))
           nodeDied(E, Id);
       }
       noteThreadHome(Id);
@@ -711,8 +713,8 @@ void reportMigrations() {
   NodeState &N = node();
   Line L;
   L << "popcorn: migrations: " << N.Migrations << " away from home, " << N.PagesFetched
-    << " pages fetched in " << N.PageRequests << " requests, " << N.PagesReturned << " pages written back, " << N.SyscallsForwarded
-    << " system calls forwarded";
+    << " pages fetched in " << N.PageRequests << " requests, " << N.PagesReturned
+    << " pages written back, " << N.SyscallsForwarded << " system calls forwarded";
   if (N.Migrations && writeTrackingOff())
     L << "; pages kept on nodes checked by hashing: " << writeTrackingOff();
 }

@@ -172,14 +172,14 @@ bool contains(const StackRegion &R, uint64_t A) { return A >= R.Low && A < R.Hig
 // top in both regions: the buffer's stack addresses move by the regions'
 // difference, and a walk from the moved frame must reach the base in
 // Depth frames.  Null if the buffer is usable now, else why not.
-const char *moveBufferToCurrentStack(uint64_t *Buffer, uint16_t Machine, bool Sigsetjmp,
-                                     uint64_t Depth, const IsaTables &Tables) {
+const char *moveBufferToCurrentStack(uint64_t *Buffer, bool Sigsetjmp, uint64_t Depth,
+                                     const IsaTables &Tables) {
   StackRegion Current, Other;
-  BufferLayout L = layoutOf(Machine);
+  BufferLayout L = layoutOf(sys::Here);
   if (!stackRegions(Current, Other) || contains(Current, Buffer[L.Sp]))
     return nullptr;
   if (!contains(Other, Buffer[L.Sp]))
-    return "from a signal handler, to a setjmp made on another ISA before the move";
+    return "from a signal handler, to a setjmp whose stack is neither region of the thread";
   uint64_t Delta = Current.High - Other.High;
   for (unsigned I = 0; I < NoteWord; I++) // the saved registers and sp
     if (I != L.Pc && contains(Other, Buffer[I]))
@@ -290,12 +290,12 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   // takes it, on the stack the thread now runs on; one of another ISA
   // leads to a frame noted at the thread's arrival.
   RegisterSet Out = *Here;
-  if (!Total && Machine == sys::Here) {
-    if (const char *Why = moveBufferToCurrentStack(Buffer, Machine, Sigsetjmp, Depth, Tables))
-      cannotJump(Why);
-    return;
-  }
   if (!Total) {
+    if (Machine == sys::Here) {
+      if (const char *Why = moveBufferToCurrentStack(Buffer, Sigsetjmp, Depth, Tables))
+        cannotJump(Why);
+      return;
+    }
     if (!arrivedFrameRegisters(Tables, *SetjmpHere, Depth, Out))
       cannotJump("from a signal handler: the frame that called setjmp is not where the thread "
                  "arrived");

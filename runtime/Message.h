@@ -9,8 +9,8 @@
 // (PageRequest -> PageRun or PageMissing) and runs the system calls that
 // need home's files and identity there (Syscall -> SyscallResult; Unmap,
 // unanswered); it comes back with ReturnHome followed by every page it
-// wrote (PageData, a run of pages each; PageSet, pages apart) and End.  Exit ends the program
-// with a status.
+// wrote (PageData, a run of pages each; PageSet, pages apart) and End.
+// Exit ends the program with a status.
 // With POPCORN_TRACE a node sends its trace events (TraceEvents, Trace.h)
 // after its pages (before End) when it returns home, and before Exit.
 //
