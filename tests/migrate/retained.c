@@ -8,10 +8,11 @@
  * kernel tells home which pages it wrote, the node keeps them (the bound
  * on fetches: the first trip's pages go once, home asking the kernel from
  * the page past what it hashes on, then only the pages home wrote); with
- * POPCORN_TRACK_WRITES=0 it forgets them all at every trip.  Then a page the node only read, one
- * it wrote, on nodes 1 and 2, and pages home unmapped and mapped again,
- * discarded or protected: one protected to nothing or unmapped faults on
- * the node as it would at home, although the node held it.  Between the
+ * POPCORN_TRACK_WRITES=0 it forgets them all at every trip.  Then a page
+ * the node only read, one it wrote, on nodes 1 and 2, and pages home
+ * unmapped and mapped again, discarded or protected: one protected to
+ * nothing or unmapped faults on the node as it would at home, although
+ * the node held it.  Between the
  * 80 MiB trips the program takes the top descriptors, where the runtime
  * keeps its own: they move out of its way, the userfaultfd that tracks
  * home's writes among them, and the node still keeps the 80 MiB; and a
