@@ -19,7 +19,14 @@
 #   bench/periodic.sh BUILD_DIR [--period 100ms] [--node 2] [--runs 5]
 #                     [--loop-period 1000] [--only a,b] [--cpus LIST]
 #
-# Writes BUILD_DIR/bench/periodic.txt.
+# Writes BUILD_DIR/bench/periodic.txt.  Besides the share each program
+# keeps, the table gives what a moving run moved (pages fetched by the
+# node plus pages written back home, and the node's page requests;
+# medians) and the most that a transport which copies each of those pages
+# once, and makes each request a round trip, could keep: home's time
+# against home's time plus one out-of-cache page copy per page and one
+# polled round trip per request, as bench/floor.c measures them (built
+# with CLANG, default clang-19).
 set -u
 
 BUILD=${1:?usage: bench/periodic.sh BUILD_DIR [--period D] [--node N] [--runs N] [--only a,b]}
@@ -42,6 +49,11 @@ WORK=$BUILD/bench/periodic-work
 RESULTS=$BUILD/bench/periodic.txt
 mkdir -p "$WORK"
 
+"${CLANG:-clang-19}" -O2 "$SRC_DIR/floor.c" -o "$WORK/floor" ||
+  { echo "periodic.sh: cannot build bench/floor.c" >&2; exit 2; }
+read -r COPY_NS TRIP_NS < <("${PIN[@]}" "$WORK/floor")
+[ -n "${TRIP_NS:-}" ] || { echo "periodic.sh: bench/floor failed" >&2; exit 2; }
+
 # Name and a size argument that makes each run last a few seconds here,
 # so that it sees tens of ticks.
 BENCHMARKS="
@@ -57,6 +69,11 @@ sieve 150000
 spectral 4000
 "
 
+# From the runtime's stats lines in file $2, one line each: $1 with \1
+# the pages fetched, \2 the requests, \3 the pages written back.
+page_stats() {
+  sed -n "s/^popcorn: .*, \([0-9]*\) pages fetched in \([0-9]*\) requests, \([0-9]*\) pages written back.*/$1/p" "$2"
+}
 now_us() { local t=${EPOCHREALTIME/[.,]/}; echo "$t"; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -72,8 +89,9 @@ timed() {
 
 {
   echo "Moving every $PERIOD between node 0 and node $NODE, $RUNS runs each (medians);"
-  echo "built with -fpopcorn-loop-period=$LOOPS${PIN:+; run under ${PIN[*]}}"
-  printf '%-10s %10s %10s %8s %7s\n' program home_s moving_s moves kept
+  echo "built with -fpopcorn-loop-period=$LOOPS${PIN:+; run under ${PIN[*]}};"
+  echo "a page copied once out of cache: $COPY_NS ns; a polled round trip: $TRIP_NS ns"
+  printf '%-10s %10s %10s %8s %7s %9s %9s %7s\n' program home_s moving_s moves kept pages requests at_most
 } | tee "$RESULTS"
 status=0
 while read -r name size; do
@@ -103,10 +121,14 @@ while read -r name size; do
     continue
   fi
   moves=$(sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p' "$prog.moving.log" | median)
+  pages=$(page_stats '\1 \3' "$prog.moving.log" | awk '{ print $1 + $2 }' | median)
+  requests=$(page_stats '\2' "$prog.moving.log" | median)
   h=$(printf '%s\n' "${home[@]}" | median)
   m=$(printf '%s\n' "${moving[@]}" | median)
-  awk -v n="$name" -v h="$h" -v m="$m" -v k="$moves" \
-    'BEGIN { printf "%-10s %10.2f %10.2f %8d %6.1f%%\n", n, h / 1e6, m / 1e6, k * 2, 100 * h / m }' |
+  awk -v n="$name" -v h="$h" -v m="$m" -v k="$moves" -v p="$pages" -v r="$requests" \
+    -v c="$COPY_NS" -v t="$TRIP_NS" \
+    'BEGIN { printf "%-10s %10.2f %10.2f %8d %6.1f%% %9d %9d %6.1f%%\n", n, h / 1e6, m / 1e6, k * 2,
+             100 * h / m, p, r, 100 * h / (h + (p * c + r * t) / 1000) }' |
     tee -a "$RESULTS"
 done <<<"$BENCHMARKS"
 exit $status
