@@ -122,6 +122,10 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"ftruncate", 77, 46, RunAt::Home, {}, -1},
     {"fsync", 74, 82, RunAt::Home, {}, -1},
     {"fdatasync", 75, 83, RunAt::Home, {}, -1},
+    {"fadvise64", 221, 223, RunAt::Home, {}, -1}, // posix_fadvise (xz)
+    {"readahead", 187, 213, RunAt::Home, {}, -1},
+    {"fallocate", 285, 47, RunAt::Home, {}, -1},
+    {"sync_file_range", 277, 84, RunAt::Home, {}, -1},
     {"umask", 95, 166, RunAt::Home, {}, -1},
     {"getpid", 39, 172, RunAt::Home, {}, -1},
     {"getppid", 110, 173, RunAt::Home, {}, -1},

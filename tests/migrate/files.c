@@ -3,9 +3,10 @@
 /* Files across nodes: a file written on aarch64 is read at home, its times
  * set there are seen at home (gzip sets its output's times with futimens),
  * a record lock taken there is held at home (SQLite locks its database
- * with fcntl), stdin is read after a move, and stdout keeps program order
- * across the moves. */
+ * with fcntl), advice on a file is home's (xz gives posix_fadvise), stdin
+ * is read after a move, and stdout keeps program order across the moves. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <popcorn.h>
 #include <stdio.h>
@@ -44,6 +45,9 @@ int main(void)
 		perror("F_SETLK away");
 	if (fcntl(fd, F_OFD_SETLK, &l))
 		perror("F_OFD_SETLK away");
+	printf("advice away: %d, on a descriptor not open: %d\n",
+	       posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL),
+	       posix_fadvise(9999, 0, 0, POSIX_FADV_NORMAL) == EBADF);
 	int other = open(path, O_RDWR);
 	printf("lock seen away: %s\n", lockOn(other));
 	if (fgets(line, sizeof line, stdin))
