@@ -12,8 +12,9 @@
 #   6. if SOURCE has a line "// POPCORN-MIGRATE-EVERY: N...", 1 again with
 #      the thread moving to aarch64 (node 1, another process under
 #      qemu-aarch64) and back at every N-th migration point;
-#   7. 1 again with the thread moving at random migration points (a fixed
-#      seed) to another x86-64 process (node 2), home, aarch64, home..., unless
+#   7. 1 again with the thread moving at random migration points (seed 5,
+#      or POPCORN_TEST_SEED from the environment, to try other points) to
+#      another x86-64 process (node 2), home, aarch64, home..., unless
 #      SOURCE has a line "// POPCORN-MIGRATE: no, REASON"; at each point
 #      with probability 0.3, or P with a line "// POPCORN-MIGRATE-RANDOM: P"
 #      (a program with millions of points).  A line
@@ -114,7 +115,7 @@ for every in $migrate_periods; do
 done
 if ! grep -q '^// POPCORN-MIGRATE: no' "$src"; then
 	chance=$(sed -n 's,^// POPCORN-MIGRATE-RANDOM: *,,p' "$src")
-	run_migrate x86_64-migrate-random "random=${chance:-0.3};seed=5;nodes=${migrate_nodes:-2,0,1,0}" 0 ./prog || result=1
+	run_migrate x86_64-migrate-random "random=${chance:-0.3};seed=${POPCORN_TEST_SEED:-5};nodes=${migrate_nodes:-2,0,1,0}" 0 ./prog || result=1
 	migrated="$migrated x86_64-migrate-random"
 fi
 same_as_baseline "popcorn $opt" || result=1
