@@ -21,12 +21,12 @@ long Channel::receiveSome(void *Into, uint64_t Bytes) {
   return -5; // EIO
 }
 
-bool Channel::waitReadable(int Ms) {
+WaitResult Channel::waitReadable(int Ms, int WakeFd) {
   switch (Via) {
   case TransportKind::Socket:
-    return socketWaitReadable(Fd, Ms);
+    return socketWaitReadable(Fd, Ms, WakeFd);
   }
-  return true; // then receiveSome reports the error
+  return WaitResult::Readable; // then receiveSome reports the error
 }
 
 bool Channel::sendGathered(MessageType Type, const SendPart *Payload, unsigned Count) {
@@ -59,8 +59,8 @@ bool Channel::send2(MessageType Type, const void *First, uint32_t FirstBytes, co
 // processes the peer it waits for may need this one's core (measured in
 // bench/migration.c).  Trying the receive itself, not a peek, spares a
 // system call.  Returns what receiveSome does; 0 with TimedOut set if
-// WaitMs passed.
-long Channel::receiveWaiting(void *Into, uint64_t Bytes, int WaitMs) {
+// WaitMs passed, with Woken set if WakeFd became readable.
+long Channel::receiveWaiting(void *Into, uint64_t Bytes, int WaitMs, int WakeFd) {
   constexpr int PollRounds = 100;
   constexpr long Eagain = -11, Eintr = -4;
   for (int Round = 0;; Round++) {
@@ -71,8 +71,11 @@ long Channel::receiveWaiting(void *Into, uint64_t Bytes, int WaitMs) {
       return N;
     if (Round < PollRounds) {
       sys::call6(sys::SchedYield, 0);
-    } else if (!waitReadable(WaitMs)) {
-      TimedOut = true;
+      continue;
+    }
+    WaitResult Wait = waitReadable(WaitMs, WakeFd);
+    if (Wait != WaitResult::Readable) {
+      (Wait == WaitResult::Woken ? Woken : TimedOut) = true;
       return 0;
     }
   }
@@ -81,8 +84,8 @@ long Channel::receiveWaiting(void *Into, uint64_t Bytes, int WaitMs) {
 // Fills the empty buffer with what the link has (Wanted bytes at least,
 // when it has them; no more if Exact), waiting at most WaitMs for the
 // first byte.
-bool Channel::receiveAhead(int WaitMs, uint64_t Wanted) {
-  long N = receiveWaiting(Ahead, Exact ? Wanted : sizeof Ahead, WaitMs);
+bool Channel::receiveAhead(int WaitMs, uint64_t Wanted, int WakeFd) {
+  long N = receiveWaiting(Ahead, Exact ? Wanted : sizeof Ahead, WaitMs, WakeFd);
   AheadStart = 0;
   AheadEnd = N > 0 ? uint32_t(N) : 0;
   return N > 0;
@@ -95,11 +98,11 @@ uint64_t Channel::takeAhead(void *Into, uint64_t Bytes) {
   return Taken;
 }
 
-bool Channel::receiveHeader(MessageHeader &Header, int WaitMs) {
-  TimedOut = false;
+bool Channel::receiveHeader(MessageHeader &Header, int WaitMs, int WakeFd) {
+  TimedOut = Woken = false;
   // The wait for a message to start is the caller's to bound (a thread
   // may compute away for hours); only its rest is bounded by TimeoutMs.
-  if (AheadStart == AheadEnd && !receiveAhead(WaitMs, sizeof Header))
+  if (AheadStart == AheadEnd && !receiveAhead(WaitMs, sizeof Header, WakeFd))
     return false;
   return receivePayload(&Header, sizeof Header);
 }

@@ -38,6 +38,8 @@ struct Channel {
   int TimeoutMs = 0;
   /// The last receive failed because the peer was silent, not gone.
   bool TimedOut = false;
+  /// The last receiveHeader failed because its WakeFd became readable.
+  bool Woken = false;
   /// The wait for something due (an answer, the rest of a message):
   /// TimeoutMs, or no bound (-1) in the zeroed state.
   int dueWaitMs() const { return TimeoutMs > 0 ? TimeoutMs : -1; }
@@ -55,8 +57,10 @@ struct Channel {
   static constexpr unsigned MaxPayloadParts = 80;
   bool sendGathered(MessageType Type, const SendPart *Payload, unsigned Count);
   /// The next header, waiting for it at most WaitMs (-1: as long as the
-  /// peer lives); its payload is read with receivePayload.
-  bool receiveHeader(MessageHeader &Header, int WaitMs = -1);
+  /// peer lives), or until WakeFd (if >= 0) is readable while no message
+  /// has begun (then false, with Woken set); its payload is read with
+  /// receivePayload.
+  bool receiveHeader(MessageHeader &Header, int WaitMs = -1, int WakeFd = -1);
   bool receivePayload(void *Into, uint64_t Bytes);
   /// receivePayload straight into the program's memory, up to the first
   /// byte the kernel cannot write there: how many came (the rest waits in
@@ -76,9 +80,9 @@ struct Channel {
 private:
   bool sendParts(SendPart *Parts, unsigned Count);
   long receiveSome(void *Into, uint64_t Bytes);
-  bool waitReadable(int Ms);
-  long receiveWaiting(void *Into, uint64_t Bytes, int WaitMs);
-  bool receiveAhead(int WaitMs, uint64_t Wanted);
+  WaitResult waitReadable(int Ms, int WakeFd);
+  long receiveWaiting(void *Into, uint64_t Bytes, int WaitMs, int WakeFd = -1);
+  bool receiveAhead(int WaitMs, uint64_t Wanted, int WakeFd = -1);
   uint64_t takeAhead(void *Into, uint64_t Bytes);
   uint64_t aheadUpTo(uint64_t Bytes) const {
     return AheadEnd - AheadStart < Bytes ? AheadEnd - AheadStart : Bytes;

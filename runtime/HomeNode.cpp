@@ -612,10 +612,15 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
 
 // While the thread is away: its pages and system calls, until it comes back.
 [[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
+  int Signals = watchSignalsAway(Id);
   for (;;) {
     MessageHeader H;
-    if (!E.Link.receiveHeader(H))
-      nodeDied(E, Id);
+    if (!E.Link.receiveHeader(H, -1, Signals)) {
+      if (!E.Link.Woken)
+        nodeDied(E, Id);
+      passSignalsAway(Id); // the program's handler runs where the thread is
+      continue;
+    }
     // Heard from: the thread runs there, and so does its SIGRTMIN handler
     // (Steering.h).
     node().ThreadNode = Id;
@@ -728,14 +733,15 @@ bool isRuntimeDescriptor(long Fd) {
     if (N.Nodes[I].Link.Fd == Fd)
       return N.LinksOwner == getpid();
   return (Fd == controlSocketDescriptor() && controlThreadRuns()) ||
-         (Fd == N.WriteTrackerFd && Fd == writeTrackerDescriptor());
+         (Fd == N.WriteTrackerFd && Fd == writeTrackerDescriptor()) ||
+         Fd == awaySignalDescriptor();
 }
 
 long closeProgramRange(uint32_t First, uint32_t Last, long Flags) {
   NodeState &N = node();
   // CLOSE_RANGE_CLOEXEC closes nothing (the runtime's are close-on-exec).
   constexpr long Cloexec = 4;
-  int Own[MaxNodes + 2], Count = 0;
+  int Own[MaxNodes + 3], Count = 0;
   auto Note = [&](int Fd) {
     if (Fd < 0 || uint32_t(Fd) < First || uint32_t(Fd) > Last || !isRuntimeDescriptor(Fd))
       return;
@@ -749,6 +755,7 @@ long closeProgramRange(uint32_t First, uint32_t Last, long Flags) {
       Note(N.Nodes[I].Link.Fd);
     Note(controlSocketDescriptor());
     Note(writeTrackerDescriptor());
+    Note(awaySignalDescriptor());
   }
   // The ranges around them, from the lowest up.
   uint64_t From = First;
@@ -779,6 +786,8 @@ void moveRuntimeDescriptor(long Fd) {
     controlSocketMoved(Moved);
   if (Fd == writeTrackerDescriptor())
     writeTrackerMoved(Moved);
+  if (Fd == awaySignalDescriptor())
+    awaySignalDescriptorMoved(Moved);
 }
 
 const char *isaName(uint16_t Machine) {

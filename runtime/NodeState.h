@@ -201,6 +201,15 @@ struct NodeState {
   // SignalActions was read at.
   uint64_t SignalActionsChanged, SignalActionsRead, HandledSignals;
   KernelSigaction SignalActions[SignalCount];
+  // Home: a signalfd of HandledSignals, which home watches while the
+  // thread is on a node it started (AwaySignalOpen: it is open).
+  int AwaySignalFd;
+  bool AwaySignalOpen;
+  // Remote: the program's signals home passed on (SignalState.h): held
+  // while the thread uses the link (SignalHold: exchanges under way;
+  // InFaultHandler: page faults being served) and raised after.
+  volatile int SignalHold, InFaultHandler;
+  volatile uint64_t HeldSignals;
 
   TraceBuffer *Trace; // null unless recording a trace (Trace.h)
 };

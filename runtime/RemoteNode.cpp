@@ -431,11 +431,13 @@ void deliverProgramFault(siginfo_t *Info, void *Context, bool Sent) {
     uint64_t Outer = N.ProgramFaultFrame, OuterFlags = N.ProgramFaultFlags;
     N.ProgramFaultFrame = Here;
     N.ProgramFaultFlags = Program.Flags;
+    N.InFaultHandler--; // the program's code: signals reach it (it may jump out)
     if (Program.Flags & SaSiginfo)
       reinterpret_cast<void (*)(int, siginfo_t *, void *)>(Program.Handler)(SIGSEGV, Info,
                                                                             Context);
     else
       reinterpret_cast<void (*)(int)>(Program.Handler)(SIGSEGV);
+    N.InFaultHandler++;
     N.ProgramFaultFrame = Outer;
     N.ProgramFaultFlags = OuterFlags;
     if (N.ProgramFaultPending && !Outer) {
@@ -459,7 +461,7 @@ void deliverProgramFault(siginfo_t *Info, void *Context, bool Sent) {
     sys::call6(sys::Tkill, sys::call6(sys::Gettid, 0), SIGSEGV);
 }
 
-void onFault(int, siginfo_t *Info, void *Context) {
+void handleFault(siginfo_t *Info, void *Context) {
   NodeState &N = node();
   // raise, kill and sigqueue say so in si_code; a fault's is positive.
   bool Sent = Info->si_code <= 0;
@@ -526,6 +528,12 @@ void onFault(int, siginfo_t *Info, void *Context) {
   }
   // Not a page of home's, or one home does not have: the program's own.
   deliverProgramFault(Info, Context, Sent);
+}
+
+void onFault(int, siginfo_t *Info, void *Context) {
+  faultHandlerBegins(); // a signal from home waits for the link (SignalState.h)
+  handleFault(Info, Context);
+  faultHandlerEnds();
 }
 
 void installFaultHandler() {
@@ -743,6 +751,7 @@ void forgetChanged(uint32_t Bytes);
   setThreadPointer(M.Registers.ThreadPointer);
   setThreadMask(M.SignalMask);
   noteArrivedFrames(M.Registers);
+  clearSignalHolds(); // it left in the middle of returnHome's
   Arrival.finish();
   popcorn_resume(&M.Registers);
 }
@@ -1153,6 +1162,7 @@ void syncMapSharedPages() {
 
 RewriteError returnHome(RegisterSet &Registers, int Next) {
   NodeState &N = node();
+  SignalsHeld Leaving; // those that come now go home (takePendingSignals)
   RegisterSet Out;
   int64_t Bias = int64_t(N.HomeStackImage) - int64_t(N.Home.Low);
   RewriteRequest Request{&__popcorn_metadata, &Registers, N.HomeMachine,

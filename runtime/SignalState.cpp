@@ -1,6 +1,7 @@
 //===- SignalState.cpp - The program's signals follow its thread ----------===//
 #include "SignalState.h"
 #include "NodeState.h"
+#include "Steering.h"
 #include "Syscall.h"
 
 namespace popcorn {
@@ -96,6 +97,7 @@ uint64_t takePendingSignals() {
   uint64_t Pending = 0;
   sys::call6(sys::RtSigpending, long(&Pending), 8);
   Pending &= ~RuntimeSignals;
+  Pending |= __atomic_exchange_n(&node().HeldSignals, 0, __ATOMIC_RELAXED);
   struct {
     long Seconds, Nanoseconds;
   } Now = {0, 0};
@@ -107,6 +109,103 @@ uint64_t takePendingSignals() {
       Taken = sys::call6(sys::RtSigtimedwait, long(&One), 0, long(&Now), 8) == S;
   }
   return Pending;
+}
+
+namespace {
+// Every signal but the runtime's.
+constexpr uint64_t ProgramSignals = ~RuntimeSignals;
+
+// Raises the held signals in this thread.  In a signal handler they are
+// blocked first: they then arrive once it returns, in the code it
+// interrupted, not on the runtime's signal stack; the return restores the
+// mask.
+void raiseHeld(bool InHandler) {
+  NodeState &N = node();
+  uint64_t Held = __atomic_exchange_n(&N.HeldSignals, 0, __ATOMIC_RELAXED);
+  if (!Held)
+    return;
+  if (InHandler)
+    sys::call6(sys::RtSigprocmask, SigBlock, long(&ProgramSignals), 0, 8);
+  long Pid = sys::call6(sys::Getpid, 0), Tid = sys::call6(sys::Gettid, 0);
+  for (int S = 1; S <= SignalCount; S++)
+    if (Held & signalBit(S))
+      sys::call6(sys::Tgkill, Pid, Tid, S);
+}
+} // namespace
+
+int watchSignalsAway(int Node) {
+  NodeState &N = node();
+  const NodeEntry &E = N.Nodes[Node];
+  if (E.How == Launcher::Tcp || E.Pid <= 0 || !N.HandledSignals)
+    return -1;
+  constexpr long NonBlock = 04000, CloseOnExec = 02000000;
+  long Fd = sys::call6(sys::Signalfd4, N.AwaySignalOpen ? N.AwaySignalFd : -1,
+                       long(&N.HandledSignals), 8, NonBlock | CloseOnExec);
+  if (Fd < 0)
+    return -1; // the signals wait for the thread's return, as before
+  N.AwaySignalFd = int(Fd);
+  N.AwaySignalOpen = true;
+  return N.AwaySignalFd;
+}
+
+void passSignalsAway(int Node) {
+  NodeState &N = node();
+  struct {
+    uint32_t Signo;
+    uint8_t Rest[124];
+  } Info[8]; // the kernel's struct signalfd_siginfo
+  long Got;
+  while ((Got = sys::call6(sys::Read, N.AwaySignalFd, long(Info), sizeof Info)) > 0)
+    for (long I = 0; I < Got / long(sizeof Info[0]); I++)
+      queueSteeringSignal(Node, -long(Info[I].Signo));
+}
+
+int awaySignalDescriptor() {
+  NodeState &N = node();
+  return N.AwaySignalOpen ? N.AwaySignalFd : -1;
+}
+
+void awaySignalDescriptorMoved(int Fd) { node().AwaySignalFd = Fd; }
+
+void takeSignalFromHome(int Signal) {
+  NodeState &N = node();
+  if (Signal < 1 || Signal > SignalCount || (RuntimeSignals & signalBit(Signal)))
+    return;
+  __atomic_fetch_or(&N.HeldSignals, signalBit(Signal), __ATOMIC_RELAXED);
+  // The steering handler blocks the program's signals: this one arrives
+  // when it returns.
+  if (!N.SignalHold && !N.InFaultHandler)
+    raiseHeld(false);
+}
+
+SignalsHeld::SignalsHeld() { node().SignalHold++; }
+
+SignalsHeld::~SignalsHeld() {
+  NodeState &N = node();
+  if (--N.SignalHold == 0 && !N.InFaultHandler)
+    raiseHeld(false);
+}
+
+SignalsOpen::SignalsOpen() {
+  NodeState &N = node();
+  if (--N.SignalHold == 0 && !N.InFaultHandler)
+    raiseHeld(false);
+}
+
+SignalsOpen::~SignalsOpen() { node().SignalHold++; }
+
+void faultHandlerBegins() { node().InFaultHandler++; }
+
+void faultHandlerEnds() {
+  NodeState &N = node();
+  if (--N.InFaultHandler == 0 && !N.SignalHold)
+    raiseHeld(true);
+}
+
+void clearSignalHolds() {
+  NodeState &N = node();
+  N.SignalHold = 0;
+  N.InFaultHandler = 0;
 }
 
 uint64_t threadMask() {

@@ -10,9 +10,24 @@
 //
 // While the thread is away, home blocks every signal the program handles:
 // its handler would otherwise run on home's serving loop, over memory the
-// node may hold newer copies of.  Such a signal waits, pending, until the
-// thread is home and its own mask is back; a signal without a handler
-// takes its default action at once (a SIGTERM still ends the program).
+// node may hold newer copies of.  A signal without a handler takes its
+// default action at once (a SIGTERM still ends the program).  One with a
+// handler (the alarm the program set, a child that ended, a terminal's
+// SIGINT) goes on to the thread, on a node home started: home watches
+// those signals with a signalfd while it waits for the node's next
+// message, takes each, and queues the steering signal (Steering.h) to the
+// node's process with the signal's number, negated, as its value.  The
+// node raises it at once if the thread runs the program or waits in a
+// call made there (a sleep or pause then returns EINTR after the handler
+// ran, as at home), and holds it while the thread uses the link (a page
+// fault served, a call forwarded): a handler run then could begin an
+// exchange in the middle of another.  One that comes as the thread
+// leaves goes home with it, pending.  A node over TCP has no process of
+// home's; its signals wait, pending at home, until the thread is back,
+// as do those that arrive while home runs a call a node forwarded (a
+// read of a pipe waits at home, where the signal is blocked).  The
+// handler sees the signal raised by its own process (si_pid, si_value
+// are not the sender's).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_SIGNALSTATE_H
@@ -97,8 +112,55 @@ void setThreadMask(uint64_t ThreadMask);
 uint64_t threadMask();
 
 /// Node, as the thread leaves: the program's signals pending here (raised
-/// while blocked), taken from this process so that they go home instead.
+/// while blocked) or held, taken from this process so that they go home
+/// instead.
 uint64_t takePendingSignals();
+
+/// Home, as the thread leaves for node Node (after leaveSignals): the
+/// descriptor that becomes readable when a handled signal arrives, to
+/// wait on with the node's link, or -1 (nothing to watch, or a node
+/// without a process of home's).
+int watchSignalsAway(int Node);
+
+/// Home, woken by that descriptor: passes each signal that arrived on to
+/// node Node.
+void passSignalsAway(int Node);
+
+/// Home: the signalfd, or -1; it moved to Fd (dup2 onto it).
+int awaySignalDescriptor();
+void awaySignalDescriptorMoved(int Fd);
+
+/// Node: signal Signal, passed on by home (the steering handler's call).
+void takeSignalFromHome(int Signal);
+
+/// Node: holds the signals home passes on for the life of an exchange
+/// over the link (a system call forwarded, pages sent home), and raises
+/// them after it.
+struct SignalsHeld {
+  SignalsHeld();
+  ~SignalsHeld();
+  SignalsHeld(const SignalsHeld &) = delete;
+  SignalsHeld &operator=(const SignalsHeld &) = delete;
+};
+
+/// Node: within SignalsHeld, a call that runs here (a sleep, sigsuspend),
+/// which the signals must interrupt as they would at home.
+struct SignalsOpen {
+  SignalsOpen();
+  ~SignalsOpen();
+  SignalsOpen(const SignalsOpen &) = delete;
+  SignalsOpen &operator=(const SignalsOpen &) = delete;
+};
+
+/// Node: the page-fault handler begins, and ends: what it held is raised
+/// as the handler returns, in the interrupted code.  Around the program's
+/// own SIGSEGV handler, which it calls, it ends and begins again.
+void faultHandlerBegins();
+void faultHandlerEnds();
+
+/// Node, as the thread arrives: no exchange is under way any more (the
+/// thread left in the middle of one).
+void clearSignalHolds();
 
 } // namespace popcorn
 

@@ -47,19 +47,21 @@ long socketReceiveSome(int Fd, void *Into, uint64_t Bytes) {
   return sys::call6(sys::Recvfrom, Fd, long(Into), long(Bytes), DontWait, 0, 0);
 }
 
-bool socketWaitReadable(int Fd, int Ms) {
+WaitResult socketWaitReadable(int Fd, int Ms, int WakeFd) {
   struct {
     int Fd;
     short Events, Returned;
-  } Poll = {Fd, 1 /* POLLIN */, 0};
+  } Poll[2] = {{Fd, 1 /* POLLIN */, 0}, {WakeFd, 1, 0}};
   struct {
     long Seconds, Nanoseconds;
   } Limit = {Ms / 1000, long(Ms % 1000) * 1000000};
   long R;
   do
-    R = sys::call6(sys::Ppoll, long(&Poll), 1, Ms < 0 ? 0 : long(&Limit), 0, 8);
+    R = sys::call6(sys::Ppoll, long(Poll), WakeFd < 0 ? 1 : 2, Ms < 0 ? 0 : long(&Limit), 0, 8);
   while (R == Eintr); // the rest of the wait is not worth tracking
-  return R != 0;
+  if (R == 0)
+    return WaitResult::TimedOut;
+  return Poll[0].Returned || !Poll[1].Returned ? WaitResult::Readable : WaitResult::Woken;
 }
 
 void configureTcpLink(int Fd, int TimeoutMs) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Steering.h"
 #include "NodeState.h"
+#include "SignalState.h"
 #include "Syscall.h"
 #include <signal.h>
 
@@ -65,6 +66,10 @@ void onSteeringSignal(int, siginfo_t *Info, void *) {
   if (Info->si_code != SiQueue || Info->si_pid != N.HomePid)
     return;
   int Target = Info->si_value.sival_int;
+  if (Target < 0) {
+    takeSignalFromHome(-Target);
+    return;
+  }
   // The thread reads the flag at every migration point, so it is here
   // while the thread is; if not, the thread has gone (home asked too
   // late) and the request goes with it.
@@ -95,14 +100,19 @@ SteerResult steerThread(int Target) {
   const NodeEntry &E = N.Nodes[Where];
   if (E.How == Launcher::Tcp || E.Pid <= 0)
     return SteerResult::NotLocal;
+  return queueSteeringSignal(Where, Target) ? SteerResult::Signalled : SteerResult::SignalFailed;
+}
+
+bool queueSteeringSignal(int Node, long Value) {
+  const NodeEntry &E = node().Nodes[Node];
+  if (E.How == Launcher::Tcp || E.Pid <= 0)
+    return false;
   QueuedSignal Info = {};
   Info.Signo = hostSignalOf(E);
   Info.Code = SiQueue;
   Info.Pid = int(sys::call6(sys::Getpid, 0));
-  Info.Value = Target;
-  return sys::call6(RtSigqueueinfo, E.Pid, Info.Signo, long(&Info)) == 0
-             ? SteerResult::Signalled
-             : SteerResult::SignalFailed;
+  Info.Value = Value;
+  return sys::call6(RtSigqueueinfo, E.Pid, Info.Signo, long(&Info)) == 0;
 }
 
 void installSteeringHandler() {
@@ -118,7 +128,8 @@ void installSteeringHandler() {
   Action.Handler = onSteeringSignal;
   Action.Flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_RESTORER;
   Action.Restorer = popcorn_signal_return;
-  Action.Mask = 0;
+  // A program's signal it raises arrives as it returns (SignalState.h).
+  Action.Mask = ~RuntimeSignals;
   sys::call6(sys::RtSigaction, SteeringSignal, long(&Action), 0, 8);
 }
 

@@ -4,7 +4,9 @@
 // the thread at its next migration point.  At home the request is written
 // where the triggers look (Triggers.h); while the thread is away on a node
 // home started, home queues SIGRTMIN to that process with the destination
-// in si_value, and the node's handler records it the same way.
+// in si_value, and the node's handler records it the same way.  The
+// program's signals home passes on to the thread go the same way, their
+// number negated (SignalState.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_STEERING_H
@@ -24,7 +26,13 @@ enum class SteerResult {
 /// Home, from any thread: asks the migrating thread to move to Target.
 SteerResult steerThread(int Target);
 
-/// Remote: honours SIGRTMIN queued by home with a destination.
+/// Home: queues SIGRTMIN with Value (a destination, or a program's signal
+/// negated: SignalState.h) to node Node's process; false if home has no
+/// process there or it is gone.
+bool queueSteeringSignal(int Node, long Value);
+
+/// Remote: honours SIGRTMIN queued by home with a destination, or with a
+/// signal for the program.
 void installSteeringHandler();
 
 /// The destination asked for, or -1; taking it clears it.

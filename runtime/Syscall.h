@@ -49,7 +49,8 @@ enum : long {
   RtSigpending = number(127, 136), RtSigtimedwait = number(128, 137), Tgkill = number(234, 131),
   Shmat = number(30, 196), Shmdt = number(67, 197), PkeyMprotect = number(329, 288),
   Getdents64 = number(217, 61), Dup2 = number(33, -1), Futex = number(202, 98),
-  CloseRange = number(436, 436), Userfaultfd = number(323, 282), Ioctl = number(16, 29)
+  CloseRange = number(436, 436), Userfaultfd = number(323, 282), Ioctl = number(16, 29),
+  Signalfd4 = number(289, 74)
 };
 
 #if defined(__x86_64__)

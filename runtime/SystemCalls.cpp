@@ -379,10 +379,14 @@ long runAway(long Number, const long *A) {
       // Page faults and steering must reach this node's handlers.
       uint64_t Set = *reinterpret_cast<const uint64_t *>(A[1]) & ~RuntimeSignals;
       touchData(Row, A);
+      SignalsOpen Unblocked; // a signal pending here arrives as at home
       return sys::call6(Number, A[0], long(&Set), A[2], 8);
     }
     touchData(Row, A);
-    return sys::call6(Number, A[0], A[1], A[2], A[3], A[4], A[5]);
+    {
+      SignalsOpen Interruptible;
+      return sys::call6(Number, A[0], A[1], A[2], A[3], A[4], A[5]);
+    }
   case RunAt::SignalSelf:
     if (Number == sys::Kill && A[0] != long(N.HomePid))
       return forward(RowIndex, A);
@@ -449,6 +453,9 @@ long runAway(long Number, const long *A) {
 }
 
 long remoteSyscall(long Number, const long *A) {
+  // A handler run in the middle of the call's exchanges with home (or of
+  // its use of the call buffer) could begin others.
+  SignalsHeld Held;
   // The call may wait for or tell another process: memory shared with
   // them is home's before it, and what the thread reads of it after is
   // home's.

@@ -42,10 +42,18 @@ bool socketSendParts(int Fd, SendPart *Parts, unsigned Count);
 /// may be the program's memory: where the kernel cannot write, -EFAULT,
 /// and the bytes not counted are still to come (so do stream sockets).
 long socketReceiveSome(int Fd, void *Into, uint64_t Bytes);
+/// How a wait for the link ended.
+enum class WaitResult : uint8_t {
+  Readable, // something can be received, or the peer is gone
+  TimedOut,
+  Woken, // WakeFd became readable first
+};
+
 /// Blocks at most Ms milliseconds (Ms < 0: as long as it takes) until
-/// something can be received or the peer is gone; false if Ms passed.
-/// (Channel polls with receives before it blocks.)
-bool socketWaitReadable(int Fd, int Ms);
+/// something can be received or the peer is gone, or, if WakeFd >= 0,
+/// until WakeFd is readable.  (Channel polls with receives before it
+/// blocks.)
+WaitResult socketWaitReadable(int Fd, int Ms, int WakeFd);
 
 /// A TCP link sends each message at once (no Nagle delay on a page
 /// request) and notices a peer machine that is gone within about

@@ -8,10 +8,18 @@
  * waits at home, where the signal arrives; a signal another process sends
  * while the thread is away reaches the handler once it is home; so does
  * one sent to the process group (the terminal's SIGINT, kill(0, ...)),
- * once: the nodes are not in the program's process group. */
+ * once: the nodes are not in the program's process group.  A signal that
+ * arrives at home while the thread is away runs its handler there: it
+ * interrupts a sleep (the alarm set before the move; the sleep returns
+ * EINTR after the handler ran, as at home), and signals sent all the
+ * while the thread fetches pages and forwards calls wait for those to
+ * end, not corrupt them. */
+#include <errno.h>
 #include <popcorn.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -93,8 +101,8 @@ int main(void)
 	printf("alarm away: %u second(s) left when cancelled\n", was);
 
 	/* Sent by another process while the thread is away: the handler runs
-	 * when it is home, not on home's serving loop (where its write would
-	 * be lost under the node's copy of the page). */
+	 * where the thread is, not on home's serving loop (where its write
+	 * would be lost under the node's copy of the page). */
 	signal(SIGTERM, on_term);
 	pid_t parent = getpid(), child = fork();
 	if (child == 0) {
@@ -119,5 +127,49 @@ int main(void)
 	popcorn_migrate(0);
 	printf("two signals to the process group sent away reached the handler %d time(s)\n",
 	       hups);
+
+	static const int away[] = {1, 2};
+	for (int i = 0; i < 2; i++) {
+		alarms = 0;
+		alarm(1);
+		popcorn_migrate(away[i]);
+		struct timespec nap = {1000, 0};
+		int slept = nanosleep(&nap, &nap), error = errno, handled = alarms;
+		popcorn_migrate(0);
+		printf("an alarm interrupted a sleep away: %d, EINTR %d, handler first %d, "
+		       "time left %d\n",
+		       slept, error == EINTR, handled, nap.tv_sec > 990 && nap.tv_sec <= 1000);
+	}
+
+	/* Signals every millisecond while the thread reads 16 MiB home wrote
+	 * (page requests) and makes calls home runs (forwarded). */
+	size_t bytes = 16 << 20;
+	unsigned char *data = malloc(bytes);
+	for (int i = 0; i < 2; i++) {
+		memset(data, i + 1, bytes);
+		usr1 = 0;
+		pid_t sender = fork();
+		if (sender == 0) {
+			for (;;) {
+				kill(parent, SIGUSR1);
+				usleep(1000);
+			}
+		}
+		popcorn_migrate(away[i]);
+		unsigned long sum = 0;
+		int calls = 0;
+		for (size_t at = 0; at < bytes; at += 4096) {
+			sum += data[at];
+			calls += getppid() > 0;
+		}
+		while (!usr1)
+			calls += getppid() > 0;
+		popcorn_migrate(0);
+		kill(sender, SIGKILL);
+		waitpid(sender, 0, 0);
+		printf("signals while fetching and calling: sum right %d, calls %d, handler ran %d\n",
+		       sum == (bytes / 4096) * (unsigned long)(i + 1), calls >= 4096, usr1 > 0);
+	}
+	free(data);
 	return 0;
 }
