@@ -218,3 +218,34 @@ TEST(Channel, GatheredPartsAreOnePayload) {
 
 } // namespace
 
+
+// Waiting for a message to begin, a channel also wakes for another
+// descriptor (home: a signal for the thread away), says so, and loses
+// nothing of the link; a wait that times out says that instead.
+TEST(Channel, HeaderWaitWokenByAnotherDescriptor) {
+  int Fds[2], Wake[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Fds), 0);
+  ASSERT_EQ(pipe(Wake), 0);
+  Channel Sender, Receiver;
+  Sender.open(Fds[0]);
+  Receiver.open(Fds[1]);
+  MessageHeader Header;
+  EXPECT_FALSE(Receiver.receiveHeader(Header, 50, Wake[0]));
+  EXPECT_TRUE(Receiver.TimedOut);
+  EXPECT_FALSE(Receiver.Woken);
+  ASSERT_EQ(write(Wake[1], "s", 1), 1);
+  EXPECT_FALSE(Receiver.receiveHeader(Header, 5000, Wake[0]));
+  EXPECT_TRUE(Receiver.Woken);
+  EXPECT_FALSE(Receiver.TimedOut);
+  std::vector<uint8_t> Request(24, 5);
+  ASSERT_TRUE(Sender.send(MessageType::PageRequest, Request.data(), uint32_t(Request.size())));
+  // The link first, while the other descriptor is still readable.
+  ASSERT_TRUE(Receiver.receiveHeader(Header, 5000, Wake[0]));
+  EXPECT_FALSE(Receiver.Woken);
+  EXPECT_EQ(Header.Type, MessageType::PageRequest);
+  std::vector<uint8_t> Got(Header.Bytes);
+  ASSERT_TRUE(Receiver.receivePayload(Got.data(), Got.size()));
+  EXPECT_EQ(Got, Request);
+  for (int Fd : {Fds[0], Fds[1], Wake[0], Wake[1]})
+    close(Fd);
+}
