@@ -210,6 +210,8 @@ struct NodeState {
   // InFaultHandler: page faults being served) and raised after.
   volatile int SignalHold, InFaultHandler;
   volatile uint64_t HeldSignals;
+  // Home: signals that interrupted a call a node forwarded (SignalState.h).
+  volatile uint64_t InterruptedBy;
 
   TraceBuffer *Trace; // null unless recording a trace (Trace.h)
 };

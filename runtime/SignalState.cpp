@@ -4,13 +4,15 @@
 #include "Steering.h"
 #include "Syscall.h"
 
+extern "C" void popcorn_signal_return(void);
+
 namespace popcorn {
 
 KernelSigaction ProgramFaultAction;
 KernelStack ProgramSignalStack;
 
 namespace {
-constexpr long SigBlock = 0, SigSetmask = 2;
+constexpr long SigBlock = 0, SigUnblock = 1, SigSetmask = 2;
 
 // Home: reads the program's actions from the kernel, once per change.
 // SignalActionsRead is one more than the count of changes it saw, so
@@ -158,6 +160,63 @@ void passSignalsAway(int Node) {
   while ((Got = sys::call6(sys::Read, N.AwaySignalFd, long(Info), sizeof Info)) > 0)
     for (long I = 0; I < Got / long(sizeof Info[0]); I++)
       queueSteeringSignal(Node, -long(Info[I].Signo));
+}
+
+namespace {
+constexpr uint64_t SaRestart = 0x10000000, SaRestorer = 0x04000000;
+
+// Forwarded calls that may wait for another process as long as it takes.
+bool mayWait(const char *Call) {
+  static const char Names[][12] = {
+      "read",     "readv",      "write",     "writev",     "recvfrom",  "recvmsg",
+      "sendto",   "sendmsg",    "accept",    "accept4",    "connect",   "poll",
+      "ppoll",    "select",     "pselect6",  "epoll_wait", "epoll_pwait", "wait4",
+      "waitid",   "msgrcv",     "msgsnd",    "semop",      "semtimedop", "flock",
+      "fcntl",    "openat",     "futex"};
+  for (const char *Name : Names) {
+    unsigned I = 0;
+    while (Name[I] && Name[I] == Call[I])
+      I++;
+    if (!Name[I] && !Call[I])
+      return true;
+  }
+  return false;
+}
+
+void noteForNode(int Signal) {
+  __atomic_fetch_or(&node().InterruptedBy, signalBit(Signal), __ATOMIC_RELAXED);
+}
+} // namespace
+
+InterruptibleCall::InterruptibleCall(const char *Call) : Signals(0) {
+  NodeState &N = node();
+  const NodeEntry &E = N.Nodes[N.ThreadNode];
+  if (!N.HandledSignals || E.How == Launcher::Tcp || E.Pid <= 0 || !mayWait(Call))
+    return;
+  readActions(N); // a node's sigaction since the departure is counted
+  for (int S = 1; S <= SignalCount; S++) {
+    if (!(N.HandledSignals & signalBit(S)) || (N.SignalActions[S - 1].Flags & SaRestart))
+      continue;
+    KernelSigaction Noting = {uint64_t(noteForNode), SaRestorer,
+                              uint64_t(popcorn_signal_return), ProgramSignals};
+    if (sys::call6(sys::RtSigaction, S, long(&Noting), 0, 8) == 0)
+      Signals |= signalBit(S);
+  }
+  sys::call6(sys::RtSigprocmask, SigUnblock, long(&Signals), 0, 8);
+}
+
+InterruptibleCall::~InterruptibleCall() {
+  if (!Signals)
+    return;
+  NodeState &N = node();
+  sys::call6(sys::RtSigprocmask, SigBlock, long(&Signals), 0, 8);
+  for (int S = 1; S <= SignalCount; S++)
+    if (Signals & signalBit(S))
+      sys::call6(sys::RtSigaction, S, long(&N.SignalActions[S - 1]), 0, 8);
+  uint64_t Noted = __atomic_exchange_n(&N.InterruptedBy, 0, __ATOMIC_RELAXED);
+  for (int S = 1; S <= SignalCount; S++)
+    if (Noted & signalBit(S))
+      queueSteeringSignal(N.ThreadNode, -S);
 }
 
 int awaySignalDescriptor() {

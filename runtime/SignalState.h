@@ -126,6 +126,23 @@ int watchSignalsAway(int Node);
 /// node Node.
 void passSignalsAway(int Node);
 
+/// Home, around a call a node forwarded (named Call) that may wait for
+/// another process (a read of a pipe, wait4, poll): the program's handled
+/// signals whose action does not restart calls (no SA_RESTART) interrupt
+/// it, as they would the thread at home, without running their handlers
+/// here: each that arrives is noted, and queued to the node before the
+/// call's result goes, so that the node raises it as the exchange ends
+/// and its handler runs before the call returns EINTR there.  Others wait
+/// for the call to end (then the signalfd passes them on): at home they
+/// would not end it either.  Nothing changes for a TCP node.
+struct InterruptibleCall {
+  explicit InterruptibleCall(const char *Call);
+  ~InterruptibleCall();
+  InterruptibleCall(const InterruptibleCall &) = delete;
+  InterruptibleCall &operator=(const InterruptibleCall &) = delete;
+  uint64_t Signals; // unblocked for the call
+};
+
 /// Home: the signalfd, or -1; it moved to Fd (dup2 onto it).
 int awaySignalDescriptor();
 void awaySignalDescriptorMoved(int Fd);

@@ -468,6 +468,41 @@ long remoteSyscall(long Number, const long *A) {
 
 //===-- Home: a call a remote node forwarded -----------------------------===//
 
+namespace {
+// Home: runs a node's call Row (home's Number) on Args, in home's layouts.
+long runForwarded(const SyscallRow &Row, int16_t Number, long *Args, uint16_t Machine) {
+  InterruptibleCall Waiting(Row.Name); // up to the call's end: before its result goes
+  if (Number < 0)
+    return -ENOSYS_;
+  if (Number == sys::Fcntl) {
+    long Command = Args[1];
+    if (Command == 4) // F_SETFL
+      Args[2] = openFlags(Args[2], Machine, Here);
+    long Result = sys::call6(Number, Args[0], Args[1], Args[2]);
+    return Command == 3 && Result >= 0 ? openFlags(Result, Here, Machine) : Result; // F_GETFL
+  }
+  if (Number == sys::RtSigaction) {
+    long Result = sys::call6(Number, Args[0], Args[1], Args[2], Args[3]);
+    if (Args[1])
+      noteSignalActionSet();
+    return Result;
+  }
+  if (Number == sys::Mmap)
+    return homeMmap(Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
+  if (Number == sys::Munmap)
+    return homeMunmap(Args[0], Args[1]);
+  if (Number == sys::Close && isRuntimeDescriptor(Args[0]))
+    return -EBADF_;
+  if (Number == sys::CloseRange)
+    return closeProgramRange(uint32_t(Args[0]), uint32_t(Args[1]), Args[2]);
+  // The node may hold newer copies of the pages than home: moving home's
+  // would lose them.  libc allocates, copies and frees instead.
+  if (Number == sys::Mremap)
+    return -ENOMEM_;
+  return sys::call6(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
+}
+} // namespace
+
 bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
   NodeState &N = node();
   SyscallMessage M;
@@ -590,40 +625,11 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
   if (Row.OpenFlagsArg >= 0)
     Args[Row.OpenFlagsArg] = openFlags(Args[Row.OpenFlagsArg], Machine, Here);
 
-  long Result;
   int16_t Number = numberOn(Row, Here);
   noteMappingCall(Number, Args[0], Args[1], Args[2], Args[3]);
   if (Number >= 0 && (Number == sys::Dup2 || Number == sys::Dup3) && Args[0] != Args[1])
     moveRuntimeDescriptor(Args[1]); // the program gets that number
-  if (Number < 0) {
-    Result = -ENOSYS_;
-  } else if (Number == sys::Fcntl) {
-    long Command = Args[1];
-    if (Command == 4) // F_SETFL
-      Args[2] = openFlags(Args[2], Machine, Here);
-    Result = sys::call6(Number, Args[0], Args[1], Args[2]);
-    if (Command == 3 && Result >= 0) // F_GETFL
-      Result = openFlags(Result, Here, Machine);
-  } else if (Number == sys::RtSigaction) {
-    Result = sys::call6(Number, Args[0], Args[1], Args[2], Args[3]);
-    if (Args[1])
-      noteSignalActionSet();
-  } else if (Number == sys::Mmap) {
-    Result = homeMmap(Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
-  } else if (Number == sys::Munmap) {
-    Result = homeMunmap(Args[0], Args[1]);
-  } else if (Number == sys::Close && isRuntimeDescriptor(Args[0])) {
-    Result = -EBADF_;
-  } else if (Number == sys::CloseRange) {
-    Result = closeProgramRange(uint32_t(Args[0]), uint32_t(Args[1]), Args[2]);
-
-  } else if (Number == sys::Mremap) {
-    // The node may hold newer copies of the pages than home: moving home's
-    // would lose them.  libc allocates, copies and frees instead.
-    Result = -ENOMEM_;
-  } else {
-    Result = sys::call6(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
-  }
+  long Result = runForwarded(Row, Number, Args, Machine);
 
   // The outputs, each as its length and its bytes.
   uint8_t *Reply = Out + OutUsed;

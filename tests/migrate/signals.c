@@ -11,7 +11,8 @@
  * once: the nodes are not in the program's process group.  A signal that
  * arrives at home while the thread is away runs its handler there: it
  * interrupts a sleep (the alarm set before the move; the sleep returns
- * EINTR after the handler ran, as at home), and signals sent all the
+ * EINTR after the handler ran, as at home) and a read of a pipe, which
+ * waits at home (an action without SA_RESTART), and signals sent all the
  * while the thread fetches pages and forwards calls wait for those to
  * end, not corrupt them. */
 #include <errno.h>
@@ -139,6 +140,22 @@ int main(void)
 		printf("an alarm interrupted a sleep away: %d, EINTR %d, handler first %d, "
 		       "time left %d\n",
 		       slept, error == EINTR, handled, nap.tv_sec > 990 && nap.tv_sec <= 1000);
+	}
+
+	struct sigaction interrupting = {.sa_handler = on_alarm}; /* no SA_RESTART */
+	sigaction(SIGALRM, &interrupting, 0);
+	int idle[2];
+	pipe(idle); /* no one writes it */
+	for (int i = 0; i < 2; i++) {
+		alarms = 0;
+		alarm(1);
+		popcorn_migrate(away[i]);
+		char c;
+		ssize_t got = read(idle[0], &c, 1);
+		int error = errno, handled = alarms;
+		popcorn_migrate(0);
+		printf("an alarm interrupted a read of a pipe away: %zd, EINTR %d, handler first %d\n",
+		       got, error == EINTR, handled);
 	}
 
 	/* Signals every millisecond while the thread reads 16 MiB home wrote
