@@ -168,11 +168,10 @@ constexpr uint64_t SaRestart = 0x10000000, SaRestorer = 0x04000000;
 // Forwarded calls that may wait for another process as long as it takes.
 bool mayWait(const char *Call) {
   static const char Names[][12] = {
-      "read",     "readv",      "write",     "writev",     "recvfrom",  "recvmsg",
-      "sendto",   "sendmsg",    "accept",    "accept4",    "connect",   "poll",
-      "ppoll",    "select",     "pselect6",  "epoll_wait", "epoll_pwait", "wait4",
-      "waitid",   "msgrcv",     "msgsnd",    "semop",      "semtimedop", "flock",
-      "fcntl",    "openat",     "futex"};
+      "read",    "readv",  "write",   "writev",  "recvfrom",   "recvmsg",    "sendto",
+      "sendmsg", "accept", "accept4", "connect", "poll",       "ppoll",      "select",
+      "pselect6", "wait4", "waitid",  "msgrcv",  "epoll_wait", "epoll_pwait", "msgsnd",
+      "semop",   "flock",  "fcntl",   "openat",  "futex",      "semtimedop"};
   for (const char *Name : Names) {
     unsigned I = 0;
     while (Name[I] && Name[I] == Call[I])
@@ -202,7 +201,8 @@ InterruptibleCall::InterruptibleCall(const char *Call) : Signals(0) {
     if (sys::call6(sys::RtSigaction, S, long(&Noting), 0, 8) == 0)
       Signals |= signalBit(S);
   }
-  sys::call6(sys::RtSigprocmask, SigUnblock, long(&Signals), 0, 8);
+  if (Signals)
+    sys::call6(sys::RtSigprocmask, SigUnblock, long(&Signals), 0, 8);
 }
 
 InterruptibleCall::~InterruptibleCall() {
@@ -237,21 +237,20 @@ void takeSignalFromHome(int Signal) {
     raiseHeld(false);
 }
 
-SignalsHeld::SignalsHeld() { node().SignalHold++; }
+namespace {
+void hold() { node().SignalHold++; }
 
-SignalsHeld::~SignalsHeld() {
+void release() {
   NodeState &N = node();
   if (--N.SignalHold == 0 && !N.InFaultHandler)
     raiseHeld(false);
 }
+} // namespace
 
-SignalsOpen::SignalsOpen() {
-  NodeState &N = node();
-  if (--N.SignalHold == 0 && !N.InFaultHandler)
-    raiseHeld(false);
-}
-
-SignalsOpen::~SignalsOpen() { node().SignalHold++; }
+SignalsHeld::SignalsHeld() { hold(); }
+SignalsHeld::~SignalsHeld() { release(); }
+SignalsOpen::SignalsOpen() { release(); }
+SignalsOpen::~SignalsOpen() { hold(); }
 
 void faultHandlerBegins() { node().InFaultHandler++; }
 
