@@ -612,10 +612,10 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
 
 // While the thread is away: its pages and system calls, until it comes back.
 [[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
-  int Signals = watchSignalsAway(Id);
+  watchSignalsAway(Id);
   for (;;) {
     MessageHeader H;
-    if (!E.Link.receiveHeader(H, -1, Signals)) {
+    if (!E.Link.receiveHeader(H, -1, watchedSignals())) {
       if (!E.Link.Woken)
         nodeDied(E, Id);
       passSignalsAway(Id); // the program's handler runs where the thread is

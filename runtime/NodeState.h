@@ -204,7 +204,7 @@ struct NodeState {
   // Home: a signalfd of HandledSignals, which home watches while the
   // thread is on a node it started (AwaySignalOpen: it is open).
   int AwaySignalFd;
-  bool AwaySignalOpen;
+  bool AwaySignalOpen, WatchingSignals;
   // Remote: the program's signals home passed on (SignalState.h): held
   // while the thread uses the link (SignalHold: exchanges under way;
   // InFaultHandler: page faults being served) and raised after.

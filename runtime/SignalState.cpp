@@ -135,19 +135,31 @@ void raiseHeld(bool InHandler) {
 }
 } // namespace
 
-int watchSignalsAway(int Node) {
+void watchSignalsAway(int Node) {
   NodeState &N = node();
   const NodeEntry &E = N.Nodes[Node];
+  N.WatchingSignals = false;
   if (E.How == Launcher::Tcp || E.Pid <= 0 || !N.HandledSignals)
-    return -1;
+    return;
   constexpr long NonBlock = 04000, CloseOnExec = 02000000;
   long Fd = sys::call6(sys::Signalfd4, N.AwaySignalOpen ? N.AwaySignalFd : -1,
                        long(&N.HandledSignals), 8, NonBlock | CloseOnExec);
   if (Fd < 0)
-    return -1; // the signals wait for the thread's return, as before
+    return; // the signals wait for the thread's return, as before
   N.AwaySignalFd = int(Fd);
-  N.AwaySignalOpen = true;
-  return N.AwaySignalFd;
+  N.AwaySignalOpen = N.WatchingSignals = true;
+}
+
+int watchedSignals() {
+  NodeState &N = node();
+  return N.WatchingSignals ? N.AwaySignalFd : -1;
+}
+
+void signalActionSetAway(int Node) {
+  NodeState &N = node();
+  readActions(N);
+  sys::call6(sys::RtSigprocmask, SigBlock, long(&N.HandledSignals), 0, 8);
+  watchSignalsAway(Node);
 }
 
 void passSignalsAway(int Node) {

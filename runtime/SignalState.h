@@ -116,11 +116,20 @@ uint64_t threadMask();
 /// instead.
 uint64_t takePendingSignals();
 
-/// Home, as the thread leaves for node Node (after leaveSignals): the
-/// descriptor that becomes readable when a handled signal arrives, to
-/// wait on with the node's link, or -1 (nothing to watch, or a node
-/// without a process of home's).
-int watchSignalsAway(int Node);
+/// Home, as the thread leaves for node Node (after leaveSignals): watches
+/// the handled signals for it (watchedSignals).
+void watchSignalsAway(int Node);
+
+/// Home, while the thread is away: the descriptor that becomes readable
+/// when a handled signal arrives, to wait on with the node's link, or -1
+/// (nothing to watch, or a node without a process of home's).
+int watchedSignals();
+
+/// Home: node Node set a signal action (its sigaction, forwarded): a
+/// signal it now handles is blocked here too and watched, as if it had
+/// been handled when the thread left (else its handler would run on
+/// home's serving loop).
+void signalActionSetAway(int Node);
 
 /// Home, woken by that descriptor: passes each signal that arrived on to
 /// node Node.

@@ -483,8 +483,10 @@ long runForwarded(const SyscallRow &Row, int16_t Number, long *Args, uint16_t Ma
   }
   if (Number == sys::RtSigaction) {
     long Result = sys::call6(Number, Args[0], Args[1], Args[2], Args[3]);
-    if (Args[1])
+    if (Args[1]) {
       noteSignalActionSet();
+      signalActionSetAway(node().ThreadNode);
+    }
     return Result;
   }
   if (Number == sys::Mmap)

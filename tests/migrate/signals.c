@@ -11,7 +11,8 @@
  * once: the nodes are not in the program's process group.  A signal that
  * arrives at home while the thread is away runs its handler there: it
  * interrupts a sleep (the alarm set before the move; the sleep returns
- * EINTR after the handler ran, as at home) and a read of a pipe, which
+ * EINTR after the handler ran, as at home; its handler set at home or
+ * away) and a read of a pipe, which
  * waits at home (an action without SA_RESTART), and signals sent all the
  * while the thread fetches pages and forwards calls wait for those to
  * end, not corrupt them. */
@@ -143,7 +144,19 @@ int main(void)
 	}
 
 	struct sigaction interrupting = {.sa_handler = on_alarm}; /* no SA_RESTART */
-	sigaction(SIGALRM, &interrupting, 0);
+	for (int i = 0; i < 2; i++) {
+		signal(SIGALRM, SIG_DFL);
+		alarms = 0;
+		popcorn_migrate(away[i]);
+		sigaction(SIGALRM, &interrupting, 0);
+		alarm(1);
+		struct timespec nap = {1000, 0};
+		int slept = nanosleep(&nap, &nap), error = errno, handled = alarms;
+		popcorn_migrate(0);
+		printf("an alarm whose handler was set away interrupted a sleep there: %d, EINTR %d, "
+		       "handler first %d\n",
+		       slept, error == EINTR, handled);
+	}
 	int idle[2];
 	pipe(idle); /* no one writes it */
 	for (int i = 0; i < 2; i++) {
