@@ -98,6 +98,47 @@ static bool isSiblingCall(const CallInst &Call) {
          (!Ret->getReturnValue() || Ret->getReturnValue() == &Call);
 }
 
+// Whether every argument of Call travels in a register on both ISAs (at
+// most 6 integer and 8 floating-point ones: x86-64's and aarch64's common
+// part).  A back end makes a sibling call a jump only if the callee's
+// arguments on the stack fit where its caller's came, which differs
+// between the ISAs: aarch64 passes 8 integers in registers, x86-64 6.
+// One made a jump on one ISA and a call on the other would leave a frame
+// on one stack only (m4's create_pipe_bidi, 10 arguments: a call on
+// aarch64, whose walk then met a return address with no record).
+static bool argumentsInRegisters(const CallInst &Call) {
+  unsigned Integers = 0, Floats = 0;
+  for (const Use &Arg : Call.args()) {
+    unsigned I = Arg.getOperandNo();
+    if (Call.paramHasAttr(I, Attribute::ByVal) || Call.paramHasAttr(I, Attribute::StructRet) ||
+        Call.paramHasAttr(I, Attribute::InAlloca) || Call.paramHasAttr(I, Attribute::Preallocated))
+      return false;
+    Type *T = Arg->getType();
+    if (T->isFloatingPointTy() || T->isVectorTy())
+      Floats++;
+    else if (T->isIntegerTy() && T->getIntegerBitWidth() > 64)
+      Integers += 2;
+    else if (T->isIntegerTy() || T->isPointerTy())
+      Integers++;
+    else
+      return false; // an aggregate: each ISA splits it its own way
+  }
+  return Integers <= 6 && Floats <= 8 && !Call.getFunctionType()->isVarArg();
+}
+
+// A sibling call whose arguments may not all travel in registers becomes
+// a call on every ISA, and is recorded like any other.
+static bool keepSiblingCallsAlike(Function &F) {
+  bool Changed = false;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I);
+        Call && !Call->isMustTailCall() && isSiblingCall(*Call) && !argumentsInRegisters(*Call)) {
+      Call->setTailCallKind(CallInst::TCK_NoTail);
+      Changed = true;
+    }
+  return Changed;
+}
+
 bool RecordCallSitesPass::recorded(const CallInst &Call, const BoundedFunctions *Bounded) const {
   if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles() ||
       isSiblingCall(Call))
@@ -739,6 +780,7 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
                             : !F.isDeclaration() && Paths.OnPath(F);
     if (!Instrumented)
       continue;
+    Changed |= keepSiblingCallsAlike(F);
     auto Recorded = [&](const CallInst &Call) {
       return recorded(Call, Bounded ? &*Bounded : nullptr);
     };
