@@ -146,7 +146,8 @@ void watchSignalsAway(int Node) {
                        long(&N.HandledSignals), 8, NonBlock | CloseOnExec);
   if (Fd < 0)
     return; // the signals wait for the thread's return, as before
-  N.AwaySignalFd = int(Fd);
+  // Not a number the program would get next (from the top, as the links).
+  N.AwaySignalFd = int(N.AwaySignalOpen ? Fd : sys::outOfTheWay(Fd));
   N.AwaySignalOpen = N.WatchingSignals = true;
 }
 

@@ -17,6 +17,7 @@
  * while the thread fetches pages and forwards calls wait for those to
  * end, not corrupt them. */
 #include <errno.h>
+#include <fcntl.h>
 #include <popcorn.h>
 #include <signal.h>
 #include <stdio.h>
@@ -142,6 +143,14 @@ int main(void)
 		       "time left %d\n",
 		       slept, error == EINTR, handled, nap.tv_sec > 990 && nap.tv_sec <= 1000);
 	}
+
+	/* Home watches those signals with a descriptor of its own: not one the
+	 * program gets. */
+	popcorn_migrate(2);
+	int next = open("/dev/null", O_RDONLY);
+	popcorn_migrate(0);
+	printf("the next descriptor away: %d\n", next);
+	close(next);
 
 	struct sigaction interrupting = {.sa_handler = on_alarm}; /* no SA_RESTART */
 	for (int i = 0; i < 2; i++) {
