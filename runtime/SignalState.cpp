@@ -34,6 +34,14 @@ void readActions(NodeState &N) {
   }
   N.SignalActionsRead = N.SignalActionsChanged + 1;
 }
+
+// Sends this thread each of Signals.
+void raiseInThisThread(uint64_t Signals) {
+  long Pid = sys::call6(sys::Getpid, 0), Tid = sys::call6(sys::Gettid, 0);
+  for (int S = 1; S <= SignalCount; S++)
+    if (Signals & signalBit(S))
+      sys::call6(sys::Tgkill, Pid, Tid, S);
+}
 } // namespace
 
 KernelStack programStackFor(uint64_t Sp) {
@@ -70,10 +78,7 @@ void returnSignals(uint64_t ThreadMask, uint64_t Pending) {
     // Held until the thread's mask is in place: one the mask blocks
     // stays pending, as it was on the node.
     sys::call6(sys::RtSigprocmask, SigBlock, long(&Pending), 0, 8);
-    long Pid = sys::call6(sys::Getpid, 0), Tid = sys::call6(sys::Gettid, 0);
-    for (int S = 1; S <= SignalCount; S++)
-      if (Pending & signalBit(S))
-        sys::call6(sys::Tgkill, Pid, Tid, S);
+    raiseInThisThread(Pending);
   }
   sys::call6(sys::RtSigprocmask, SigSetmask, long(&ThreadMask), 0, 8);
 }
@@ -128,10 +133,7 @@ void raiseHeld(bool InHandler) {
     return;
   if (InHandler)
     sys::call6(sys::RtSigprocmask, SigBlock, long(&ProgramSignals), 0, 8);
-  long Pid = sys::call6(sys::Getpid, 0), Tid = sys::call6(sys::Gettid, 0);
-  for (int S = 1; S <= SignalCount; S++)
-    if (Held & signalBit(S))
-      sys::call6(sys::Tgkill, Pid, Tid, S);
+  raiseInThisThread(Held);
 }
 } // namespace
 
@@ -139,7 +141,7 @@ void watchSignalsAway(int Node) {
   NodeState &N = node();
   const NodeEntry &E = N.Nodes[Node];
   N.WatchingSignals = false;
-  if (E.How == Launcher::Tcp || E.Pid <= 0 || !N.HandledSignals)
+  if (!E.startedByHome() || !N.HandledSignals)
     return;
   constexpr long NonBlock = 04000, CloseOnExec = 02000000;
   long Fd = sys::call6(sys::Signalfd4, N.AwaySignalOpen ? N.AwaySignalFd : -1,
@@ -202,10 +204,10 @@ void noteForNode(int Signal) {
 
 InterruptibleCall::InterruptibleCall(const char *Call) : Signals(0) {
   NodeState &N = node();
-  const NodeEntry &E = N.Nodes[N.ThreadNode];
-  if (!N.HandledSignals || E.How == Launcher::Tcp || E.Pid <= 0 || !mayWait(Call))
+  // HandledSignals and SignalActions are current: a node's sigaction
+  // since the departure read them again (signalActionSetAway).
+  if (!N.HandledSignals || !N.Nodes[N.ThreadNode].startedByHome() || !mayWait(Call))
     return;
-  readActions(N); // a node's sigaction since the departure is counted
   for (int S = 1; S <= SignalCount; S++) {
     if (!(N.HandledSignals & signalBit(S)) || (N.SignalActions[S - 1].Flags & SaRestart))
       continue;

@@ -97,15 +97,14 @@ SteerResult steerThread(int Target) {
     __atomic_store_n(&__popcorn_migration_pending, 1, __ATOMIC_RELAXED);
     return SteerResult::Requested;
   }
-  const NodeEntry &E = N.Nodes[Where];
-  if (E.How == Launcher::Tcp || E.Pid <= 0)
+  if (!N.Nodes[Where].startedByHome())
     return SteerResult::NotLocal;
   return queueSteeringSignal(Where, Target) ? SteerResult::Signalled : SteerResult::SignalFailed;
 }
 
 bool queueSteeringSignal(int Node, long Value) {
   const NodeEntry &E = node().Nodes[Node];
-  if (E.How == Launcher::Tcp || E.Pid <= 0)
+  if (!E.startedByHome())
     return false;
   QueuedSignal Info = {};
   Info.Signo = hostSignalOf(E);
