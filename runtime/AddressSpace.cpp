@@ -120,10 +120,17 @@ void noteMappingCall(long Number, long A, long B, long C, long D) {
 
 long homeMmap(long Address, long Bytes, long Prot, long Flags, long Fd, long Offset) {
   NodeState &N = node();
-  if (Address || (Flags & MapFixed) || !N.ArenaReady || Bytes <= 0)
+  if ((Flags & (MapFixed | sys::MapFixedNoReplace)) || !N.ArenaReady || Bytes <= 0)
     return sys::call6(sys::Mmap, Address, Bytes, Prot, Flags, Fd, Offset);
+  // An address without MAP_FIXED is a suggestion: the kernel took it
+  // wherever it was free, outside the arena too, where no node knows the
+  // range (gnulib's sigsegv tests suggest 0x12340000).  Home honours it
+  // only inside the arena.
   uint64_t Size = pageUp(uint64_t(Bytes));
-  uint64_t At = take(Size);
+  uint64_t Suggested = uint64_t(Address);
+  bool AtSuggested = Suggested && Suggested % PageBytes == 0 && inArena(Suggested, Size) &&
+                     takeAt(Suggested, Size);
+  uint64_t At = AtSuggested ? Suggested : take(Size);
   if (!At)
     return -ENOMEM_;
   long R = sys::call6(sys::Mmap, long(At), Bytes, Prot, Flags | MapFixed, Fd, Offset);

@@ -9,7 +9,8 @@
  * go home whole; pages home protects, unmaps or writes between two trips
  * fault or show home's bytes there; a guard page mapped and protected
  * away from home faults there; pages given up with MADV_DONTNEED away
- * from home are zero. */
+ * from home are zero; memory mapped at an address the program suggests
+ * (not MAP_FIXED: gnulib's sigsegv tests suggest one) is the node's too. */
 #include <errno.h>
 #include <popcorn.h>
 #include <setjmp.h>
@@ -173,8 +174,30 @@ static long given_up(void)
 	return seen;
 }
 
+/* Mapped at home at a suggested address below the arena, written there,
+ * then read and written on node 2 and 1. */
+static long hinted(void)
+{
+	unsigned char *r = mmap((void *)0x12340000, 4 * Page, PROT_READ | PROT_WRITE,
+	                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		return -1;
+	memset(r, 3, 4 * Page);
+	long seen = 0;
+	for (int node = 2; node >= 1; node--) {
+		popcorn_migrate(node);
+		seen = seen * 7 + sum(r, 4 * Page);
+		r[node * Page] = 9;
+		popcorn_migrate(0);
+	}
+	seen = seen * 7 + sum(r, 4 * Page);
+	munmap(r, 4 * Page);
+	return seen;
+}
+
 int main(void)
 {
+	printf("mapped at a suggested address: %ld\n", hinted());
 	printf("given up away from home: %ld\n", given_up());
 	printf("guard page away from home: %d\n", guard_away());
 	long seen;
