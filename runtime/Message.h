@@ -201,6 +201,17 @@ struct SyscallMessage {
   int64_t Args[SyscallArguments];
 };
 
+// A struct msghdr in a forwarded call's data (sendmsg, recvmsg): these
+// sizes, then its name, its control data and its iovecs' bytes.  recvmsg's
+// goes with the room the node has for each, and comes back with what the
+// call wrote: the name's full length, msg_flags, the control data's length
+// and the bytes received.
+struct MsghdrSizes {
+  uint32_t NameBytes;
+  int32_t Flags;
+  uint64_t ControlBytes, DataBytes;
+};
+
 struct UnmapMessage {
   uint64_t Address, Bytes;
 };

@@ -180,21 +180,35 @@ void passSignalsAway(int Node) {
 namespace {
 constexpr uint64_t SaRestart = 0x10000000, SaRestorer = 0x04000000;
 
-// Forwarded calls that may wait for another process as long as it takes.
-bool mayWait(const char *Call) {
-  static const char Names[][12] = {
-      "read",    "readv",  "write",   "writev",  "recvfrom",   "recvmsg",    "sendto",
-      "sendmsg", "accept", "accept4", "connect", "poll",       "ppoll",      "select",
-      "pselect6", "wait4", "waitid",  "msgrcv",  "epoll_wait", "epoll_pwait", "msgsnd",
-      "semop",   "flock",  "fcntl",   "openat",  "futex",      "semtimedop"};
-  for (const char *Name : Names) {
+// Forwarded calls that may wait for another process as long as it takes:
+// whether one is, and whether a handler with SA_RESTART restarts it
+// (signal(7): waits for events, and System V IPC, end with EINTR anyway).
+enum class Waits { No, Restarted, Interrupted };
+
+bool named(const char *Call, const char (*Names)[12], unsigned Count) {
+  for (unsigned K = 0; K < Count; K++) {
     unsigned I = 0;
-    while (Name[I] && Name[I] == Call[I])
+    while (Names[K][I] && Names[K][I] == Call[I])
       I++;
-    if (!Name[I] && !Call[I])
+    if (!Names[K][I] && !Call[I])
       return true;
   }
   return false;
+}
+
+Waits waitOf(const char *Call) {
+  static const char Restarted[][12] = {
+      "read",   "readv",  "write",   "writev",  "recvfrom", "recvmsg", "sendto", "sendmsg",
+      "accept", "accept4", "connect", "wait4",  "waitid",   "flock",   "fcntl",  "openat",
+      "futex"};
+  static const char Interrupted[][12] = {"poll",       "ppoll",       "select", "pselect6",
+                                         "epoll_wait", "epoll_pwait", "msgrcv", "msgsnd",
+                                         "semop",      "semtimedop"};
+  if (named(Call, Restarted, sizeof Restarted / sizeof Restarted[0]))
+    return Waits::Restarted;
+  if (named(Call, Interrupted, sizeof Interrupted / sizeof Interrupted[0]))
+    return Waits::Interrupted;
+  return Waits::No;
 }
 
 void noteForNode(int Signal) {
@@ -202,14 +216,18 @@ void noteForNode(int Signal) {
 }
 } // namespace
 
-InterruptibleCall::InterruptibleCall(const char *Call) : Signals(0) {
+InterruptibleCall::InterruptibleCall(const char *Call, uint64_t KeptBlocked) : Signals(0) {
   NodeState &N = node();
   // HandledSignals and SignalActions are current: a node's sigaction
   // since the departure read them again (signalActionSetAway).
-  if (!N.HandledSignals || !N.Nodes[N.ThreadNode].startedByHome() || !mayWait(Call))
+  if (!N.HandledSignals || !N.Nodes[N.ThreadNode].startedByHome())
+    return;
+  Waits W = waitOf(Call);
+  if (W == Waits::No)
     return;
   for (int S = 1; S <= SignalCount; S++) {
-    if (!(N.HandledSignals & signalBit(S)) || (N.SignalActions[S - 1].Flags & SaRestart))
+    if (!(N.HandledSignals & signalBit(S)) || (KeptBlocked & signalBit(S)) ||
+        (W == Waits::Restarted && (N.SignalActions[S - 1].Flags & SaRestart)))
       continue;
     KernelSigaction Noting = {uint64_t(noteForNode), SaRestorer,
                               uint64_t(popcorn_signal_return), ProgramSignals};

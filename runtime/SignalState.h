@@ -137,15 +137,17 @@ void passSignalsAway(int Node);
 
 /// Home, around a call a node forwarded (named Call) that may wait for
 /// another process (a read of a pipe, wait4, poll): the program's handled
-/// signals whose action does not restart calls (no SA_RESTART) interrupt
-/// it, as they would the thread at home, without running their handlers
-/// here: each that arrives is noted, and queued to the node before the
-/// call's result goes, so that the node raises it as the exchange ends
-/// and its handler runs before the call returns EINTR there.  Others wait
-/// for the call to end (then the signalfd passes them on): at home they
-/// would not end it either.  Nothing changes for a TCP node.
+/// signals that would interrupt it at home (all but those its own mask
+/// KeptBlocked blocks, ppoll's or pselect6's; for a call the kernel
+/// restarts, those whose action has no SA_RESTART) interrupt it, as they
+/// would the thread at home, without running their handlers here: each
+/// that arrives is noted, and queued to the node before the call's result
+/// goes, so that the node raises it as the exchange ends and its handler
+/// runs before the call returns EINTR there.  Others wait for the call to
+/// end (then the signalfd passes them on): at home they would not end it
+/// either.  Nothing changes for a TCP node.
 struct InterruptibleCall {
-  explicit InterruptibleCall(const char *Call);
+  InterruptibleCall(const char *Call, uint64_t KeptBlocked);
   ~InterruptibleCall();
   InterruptibleCall(const InterruptibleCall &) = delete;
   InterruptibleCall &operator=(const InterruptibleCall &) = delete;

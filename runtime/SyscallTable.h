@@ -46,6 +46,21 @@ enum class Data : uint8_t {
   // fcntl's third argument: a pointer for the lock and owner commands
   // (FcntlCommands), a number for the others.
   FcntlControl,
+  InOutPollFds, // struct pollfd (8 bytes, one layout): argument Size holds the count
+  InOutFdSet,   // an fd_set of as many bits as select's first argument says
+  // The signal mask a call waits with (ppoll's; pselect6's argument points
+  // at {mask, size}).  Home waits with its own: the mask only says which
+  // signals may interrupt the call (InterruptibleCall, SignalState.h).
+  CallMask,
+  CallMaskPair,
+  // A buffer whose room is in the socklen_t argument Size points at; the
+  // call sets that to the full length (accept's address, getsockopt's
+  // value).
+  OutLengthAt,
+  // struct msghdr (one layout on both ISAs): its name, control data and
+  // iovecs' bytes travel (MsghdrSizes, SystemCalls.cpp).
+  InMsghdr,
+  OutMsghdr,
 };
 
 struct DataArg {
@@ -54,12 +69,15 @@ struct DataArg {
   uint16_t Size;
 };
 
+/// Pointer arguments of one call at most (pselect6's).
+inline constexpr unsigned MaxRowData = 5;
+
 struct SyscallRow {
   char Name[20]; // inline: the table must not need relocations, which would put it in
                  // data that moves between nodes
   int16_t X86_64, AArch64; // -1: the ISA has no such call
   RunAt Where;
-  DataArg Data[2];
+  DataArg Data[MaxRowData];
   int8_t OpenFlagsArg;     // open flags to translate between ISAs, or -1
 };
 
@@ -173,6 +191,34 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"epoll_pwait", 281, 22, RunAt::Home,
      {{Data::OutEpollEvents, 1, 2}, {Data::InFixed, 4, 8}}, -1},
     {"epoll_wait", 232, -1, RunAt::Home, {{Data::OutEpollEvents, 1, 2}}, -1},
+    {"poll", 7, -1, RunAt::Home, {{Data::InOutPollFds, 0, 1}}, -1},
+    {"ppoll", 271, 73, RunAt::Home,
+     {{Data::InOutPollFds, 0, 1}, {Data::InFixed, 2, 16}, {Data::CallMask, 3, 0}}, -1},
+    {"select", 23, -1, RunAt::Home,
+     {{Data::InOutFdSet, 1, 0}, {Data::InOutFdSet, 2, 0}, {Data::InOutFdSet, 3, 0},
+      {Data::InOutFixed, 4, 16}}, -1},
+    {"pselect6", 270, 72, RunAt::Home,
+     {{Data::InOutFdSet, 1, 0}, {Data::InOutFdSet, 2, 0}, {Data::InOutFdSet, 3, 0},
+      {Data::InOutFixed, 4, 16}, {Data::CallMaskPair, 5, 0}}, -1},
+    // Sockets are home's, as files are.  Addresses, option values and
+    // control messages (SCM_RIGHTS: home's descriptors) have one layout on
+    // both ISAs, as do the SOCK_ flags.
+    {"socket", 41, 198, RunAt::Home, {}, -1},
+    {"socketpair", 53, 199, RunAt::Home, {{Data::OutFixed, 3, 8}}, -1},
+    {"bind", 49, 200, RunAt::Home, {{Data::In, 1, 2}}, -1},
+    {"connect", 42, 203, RunAt::Home, {{Data::In, 1, 2}}, -1},
+    {"listen", 50, 201, RunAt::Home, {}, -1},
+    {"accept", 43, 202, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1},
+    {"accept4", 288, 242, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1},
+    {"getsockname", 51, 204, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1},
+    {"getpeername", 52, 205, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1},
+    {"setsockopt", 54, 208, RunAt::Home, {{Data::In, 3, 4}}, -1},
+    {"getsockopt", 55, 209, RunAt::Home, {{Data::OutLengthAt, 3, 4}}, -1},
+    {"sendto", 44, 206, RunAt::Home, {{Data::In, 1, 2}, {Data::In, 4, 5}}, -1},
+    {"recvfrom", 45, 207, RunAt::Home, {{Data::Out, 1, 2}, {Data::OutLengthAt, 4, 5}}, -1},
+    {"sendmsg", 46, 211, RunAt::Home, {{Data::InMsghdr, 1, 0}}, -1},
+    {"recvmsg", 47, 212, RunAt::Home, {{Data::OutMsghdr, 1, 0}}, -1},
+    {"shutdown", 48, 210, RunAt::Home, {}, -1},
     {"mincore", 27, 232, RunAt::Mapping, {}, -1},
     {"exit", 60, 93, RunAt::Exit, {}, -1},
     {"exit_group", 231, 94, RunAt::Exit, {}, -1},

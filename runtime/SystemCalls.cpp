@@ -15,7 +15,7 @@ namespace popcorn {
 
 namespace {
 constexpr long ENOSYS_ = 38, EINVAL_ = 22, ENOTTY_ = 25, ENOMEM_ = 12, ENAMETOOLONG_ = 36,
-               EBADF_ = 9;
+               EBADF_ = 9, EFAULT_ = 14, EMSGSIZE_ = 90;
 constexpr int64_t Null = -1; // a null pointer argument in a message
 
 constexpr uint16_t Here = sys::Here;
@@ -25,6 +25,104 @@ struct IoVec {
 };
 
 void copy(void *To, const void *From, uint64_t N) { __builtin_memcpy(To, From, N); }
+
+uint64_t least(uint64_t A, uint64_t B) { return A < B ? A : B; }
+
+// The bytes of Count iovecs at V, at most Room of them, gathered at To.
+uint64_t gather(const IoVec *V, uint64_t Count, uint8_t *To, uint64_t Room) {
+  uint64_t Used = 0;
+  for (uint64_t K = 0; K < Count && Used < Room; K++) {
+    uint64_t Part = least(V[K].Bytes, Room - Used);
+    copy(To + Used, reinterpret_cast<const void *>(V[K].Base), Part);
+    Used += Part;
+  }
+  return Used;
+}
+
+// Bytes bytes at From, scattered over Count iovecs at V.
+void scatter(const IoVec *V, uint64_t Count, const uint8_t *From, uint64_t Bytes) {
+  uint64_t Done = 0;
+  for (uint64_t K = 0; K < Count && Done < Bytes; K++) {
+    uint64_t Part = least(V[K].Bytes, Bytes - Done);
+    copy(reinterpret_cast<void *>(V[K].Base), From + Done, Part);
+    Done += Part;
+  }
+}
+
+// The room an address or option value has at most (OutLengthAt, a
+// message's name; struct sockaddr_storage takes 128 bytes), and a
+// message's control data.
+constexpr uint64_t MaxLengthAt = 4096, MaxControlBytes = 65536;
+
+// select's fd_set of Fds bits, as the kernel reads it: whole longs.
+uint64_t fdSetBytes(int64_t Fds) { return Fds < 0 ? ~uint64_t(0) : (uint64_t(Fds) + 63) / 64 * 8; }
+
+// The kernel's struct msghdr: one layout on both ISAs (musl's, whose
+// padding words its sendmsg and recvmsg clear, is the kernel's).
+struct KernelMsghdr {
+  uint64_t Name;
+  uint32_t NameBytes, Pad0;
+  uint64_t Iov, IovCount, Control, ControlBytes;
+  int32_t Flags;
+  uint32_t Pad1;
+};
+
+// Node: the room M has for recvmsg's name, control data and bytes, as
+// much as one call carries.
+MsghdrSizes roomsOf(const KernelMsghdr &M) {
+  MsghdrSizes S{uint32_t(M.Name ? least(M.NameBytes, MaxLengthAt) : 0), 0,
+                M.Control ? least(M.ControlBytes, MaxControlBytes) : 0, 0};
+  auto *V = reinterpret_cast<const IoVec *>(M.Iov);
+  for (uint64_t K = 0; K < M.IovCount; K++)
+    S.DataBytes += V[K].Bytes;
+  S.DataBytes = least(S.DataBytes, SyscallDataBytes - sizeof S - S.NameBytes - S.ControlBytes);
+  return S;
+}
+
+// Node: sendmsg's M, its sizes then its name, control data and bytes (as
+// many as fit in Room, as a write may be cut short), at To; 0 if its name
+// and control data do not fit.
+uint64_t packMsghdr(const KernelMsghdr &M, uint8_t *To, uint64_t Room) {
+  MsghdrSizes S{M.Name ? M.NameBytes : 0, M.Flags, M.Control ? M.ControlBytes : 0, 0};
+  if (S.NameBytes > MaxLengthAt || S.ControlBytes > MaxControlBytes ||
+      sizeof S + S.NameBytes + S.ControlBytes > Room)
+    return 0;
+  uint8_t *Name = To + sizeof S, *Control = Name + S.NameBytes, *Data = Control + S.ControlBytes;
+  copy(Name, reinterpret_cast<const void *>(M.Name), S.NameBytes);
+  copy(Control, reinterpret_cast<const void *>(M.Control), S.ControlBytes);
+  S.DataBytes = gather(reinterpret_cast<const IoVec *>(M.Iov), M.IovCount, Data,
+                       Room - uint64_t(Data - To));
+  copy(To, &S, sizeof S);
+  return uint64_t(Data - To) + S.DataBytes;
+}
+
+// Node: recvmsg's reply (From, Bytes) into M, whose rooms home had.
+void unpackMsghdr(KernelMsghdr &M, const uint8_t *From, uint64_t Bytes) {
+  MsghdrSizes Rooms = roomsOf(M), Got;
+  if (Bytes < sizeof Got)
+    return;
+  copy(&Got, From, sizeof Got);
+  uint64_t Name = least(Got.NameBytes, Rooms.NameBytes);
+  uint64_t Control = least(Got.ControlBytes, Rooms.ControlBytes);
+  uint64_t Data = least(Got.DataBytes, Rooms.DataBytes);
+  if (sizeof Got + Name + Control + Data > Bytes)
+    return;
+  From += sizeof Got;
+  copy(reinterpret_cast<void *>(M.Name), From, Name);
+  copy(reinterpret_cast<void *>(M.Control), From + Name, Control);
+  scatter(reinterpret_cast<const IoVec *>(M.Iov), M.IovCount, From + Name + Control, Data);
+  M.NameBytes = Got.NameBytes;
+  M.ControlBytes = Control;
+  M.Flags = Got.Flags;
+}
+
+// Home: M over a name, control data and bytes of sizes S laid one after
+// the other at At, its one iovec Data.
+void layMsghdr(const MsghdrSizes &S, uint8_t *At, KernelMsghdr &M, IoVec &Data) {
+  Data = {uint64_t(At + S.NameBytes + S.ControlBytes), S.DataBytes};
+  M = {S.NameBytes ? uint64_t(At) : 0, S.NameBytes, 0, uint64_t(&Data), 1,
+       S.ControlBytes ? uint64_t(At + S.NameBytes) : 0, S.ControlBytes, S.Flags, 0};
+}
 
 // The data a row carries; ioctl's and System V control calls' depend on
 // their command.
@@ -43,10 +141,15 @@ unsigned dataOf(const SyscallRow &Row, const int64_t *Args, DataArg *Out) {
   return N;
 }
 
+// Data the call reads and writes back in place.
+bool isInOut(Data K) {
+  return K == Data::InOutFixed || K == Data::InOutPollFds || K == Data::InOutFdSet;
+}
+
 bool isOut(Data K) {
-  return K == Data::Out || K == Data::OutFixed || K == Data::InOutFixed || K == Data::OutStat ||
+  return K == Data::Out || K == Data::OutFixed || isInOut(K) || K == Data::OutStat ||
          K == Data::OutIovec || K == Data::OutEpollEvents || K == Data::OutMessage ||
-         K == Data::OutSemid;
+         K == Data::OutSemid || K == Data::OutLengthAt || K == Data::OutMsghdr;
 }
 
 // Kernel open flags that differ: aarch64's value, x86-64's value.
@@ -140,7 +243,7 @@ void touchData(const SyscallRow &Row, const long *A) {
   int64_t Args[SyscallArguments];
   for (unsigned I = 0; I < SyscallArguments; I++)
     Args[I] = A[I];
-  DataArg Ds[2];
+  DataArg Ds[MaxRowData];
   unsigned Count = dataOf(Row, Args, Ds);
   for (unsigned I = 0; I < Count; I++) {
     const DataArg &D = Ds[I];
@@ -216,7 +319,7 @@ long forward(int RowIndex, const long *A) {
   SyscallMessage M{uint32_t(RowIndex), 0, {}};
   for (unsigned I = 0; I < SyscallArguments; I++)
     M.Args[I] = A[I];
-  DataArg Ds[2];
+  DataArg Ds[MaxRowData];
   unsigned Count = dataOf(Row, M.Args, Ds);
   if (Row.Where == RunAt::Ioctl && !Count)
     return -ENOTTY_;
@@ -226,12 +329,49 @@ long forward(int RowIndex, const long *A) {
   for (unsigned I = 0; I < Count; I++) {
     const DataArg &D = Ds[I];
     void *P = reinterpret_cast<void *>(A[D.Arg]);
+    if (D.Kind == Data::CallMaskPair && P)
+      P = reinterpret_cast<void *>(*static_cast<const uint64_t *>(P));
     if (!P) {
       M.Args[D.Arg] = Null;
+      if (D.Kind == Data::OutLengthAt)
+        M.Args[D.Size] = 0;
       continue;
     }
     uint64_t Room = SyscallDataBytes - Used, Bytes = 0;
     switch (D.Kind) {
+    case Data::InOutPollFds:
+      if (uint64_t(A[D.Size]) > Room / 8)
+        return -EINVAL_;
+      Bytes = 8 * uint64_t(A[D.Size]);
+      break;
+    case Data::InOutFdSet:
+      Bytes = fdSetBytes(A[0]);
+      break;
+    case Data::CallMask:
+    case Data::CallMaskPair:
+      Bytes = 8;
+      break;
+    case Data::OutLengthAt:
+      if (!A[D.Size])
+        return -EFAULT_;
+      M.Args[D.Size] = int64_t(least(*reinterpret_cast<const uint32_t *>(A[D.Size]), MaxLengthAt));
+      continue;
+    case Data::InMsghdr:
+      Bytes = packMsghdr(*static_cast<const KernelMsghdr *>(P), Buf + Used, Room);
+      if (!Bytes)
+        return -EMSGSIZE_;
+      M.Args[D.Arg] = int64_t(Used);
+      Used += Bytes;
+      continue;
+    case Data::OutMsghdr: {
+      MsghdrSizes Rooms = roomsOf(*static_cast<const KernelMsghdr *>(P));
+      if (sizeof Rooms > Room)
+        return -EINVAL_;
+      copy(Buf + Used, &Rooms, sizeof Rooms);
+      M.Args[D.Arg] = int64_t(Used);
+      Used += sizeof Rooms;
+      continue;
+    }
     case Data::In:
       Bytes = uint64_t(A[D.Size]) < Room ? uint64_t(A[D.Size]) : Room;
       M.Args[D.Size] = int64_t(Bytes);
@@ -268,17 +408,12 @@ long forward(int RowIndex, const long *A) {
       if (Bytes > Room)
         return -ENAMETOOLONG_;
       break;
-    case Data::InIovec: {
-      auto *V = static_cast<const IoVec *>(P);
-      for (long K = 0; K < A[D.Size] && Used < SyscallDataBytes; K++) {
-        uint64_t Part = V[K].Bytes < SyscallDataBytes - Used ? V[K].Bytes : SyscallDataBytes - Used;
-        copy(Buf + Used, reinterpret_cast<const void *>(V[K].Base), Part);
-        Used += Part;
-      }
-      M.Args[D.Arg] = 0;
-      M.Args[D.Size] = int64_t(Used);
+    case Data::InIovec:
+      Bytes = gather(static_cast<const IoVec *>(P), uint64_t(A[D.Size]), Buf + Used, Room);
+      M.Args[D.Arg] = int64_t(Used);
+      M.Args[D.Size] = int64_t(Bytes);
+      Used += Bytes;
       continue;
-    }
     case Data::Out:
       M.Args[D.Size] = uint64_t(A[D.Size]) < SyscallDataBytes ? A[D.Size] : int64_t(SyscallDataBytes);
       continue;
@@ -327,12 +462,13 @@ long forward(int RowIndex, const long *A) {
     if (Bytes > End - At)
       break;
     if (D.Kind == Data::OutIovec) {
-      auto *V = reinterpret_cast<const IoVec *>(A[D.Arg]);
-      uint64_t From = 0;
-      for (long K = 0; K < A[D.Size] && From < Bytes; K++) {
-        uint64_t Part = V[K].Bytes < Bytes - From ? V[K].Bytes : Bytes - From;
-        copy(reinterpret_cast<void *>(V[K].Base), Buf + At + From, Part);
-        From += Part;
+      scatter(reinterpret_cast<const IoVec *>(A[D.Arg]), uint64_t(A[D.Size]), Buf + At, Bytes);
+    } else if (D.Kind == Data::OutMsghdr) {
+      unpackMsghdr(*reinterpret_cast<KernelMsghdr *>(A[D.Arg]), Buf + At, Bytes);
+    } else if (D.Kind == Data::OutLengthAt) {
+      if (Bytes >= 4) {
+        copy(reinterpret_cast<void *>(A[D.Size]), Buf + At, 4);
+        copy(reinterpret_cast<void *>(A[D.Arg]), Buf + At + 4, Bytes - 4);
       }
     } else {
       copy(reinterpret_cast<void *>(A[D.Arg]), Buf + At, Bytes);
@@ -469,9 +605,12 @@ long remoteSyscall(long Number, const long *A) {
 //===-- Home: a call a remote node forwarded -----------------------------===//
 
 namespace {
-// Home: runs a node's call Row (home's Number) on Args, in home's layouts.
-long runForwarded(const SyscallRow &Row, int16_t Number, long *Args, uint16_t Machine) {
-  InterruptibleCall Waiting(Row.Name); // up to the call's end: before its result goes
+// Home: runs a node's call Row (home's Number) on Args, in home's layouts;
+// the call's own signal mask (ppoll's, pselect6's) blocks KeptBlocked.
+long runForwarded(const SyscallRow &Row, int16_t Number, long *Args, uint16_t Machine,
+                  uint64_t KeptBlocked) {
+  // Up to the call's end: before its result goes.
+  InterruptibleCall Waiting(Row.Name, KeptBlocked);
   if (Number < 0)
     return -ENOSYS_;
   if (Number == sys::Fcntl) {
@@ -516,17 +655,20 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
   if (M.Call >= SyscallRowCount || M.InBytes != InBytes)
     return false;
   const SyscallRow &Row = SyscallRows[M.Call];
-  DataArg Ds[2];
+  DataArg Ds[MaxRowData];
   unsigned Count = dataOf(Row, M.Args, Ds);
   long Args[SyscallArguments];
   for (unsigned I = 0; I < SyscallArguments; I++)
     Args[I] = long(M.Args[I]);
 
   IoVec Single;
+  KernelMsghdr Msghdr;   // sendmsg's or recvmsg's, over Single
+  MsghdrSizes MsgRooms;  // recvmsg's
+  uint64_t KeptBlocked = 0; // by the call's signal mask (CallMask)
   struct Output {
     uint8_t *At;
     uint64_t Room;
-  } Outs[2] = {};
+  } Outs[MaxRowData] = {};
   // A structure with a layout per ISA, in home's layout (Kernel), and one
   // the node sent, converted (EpollEvent, SemidIn).
   uint8_t Kernel[MaxLayoutBytes], EpollEvent[16], SemidIn[MaxLayoutBytes];
@@ -547,6 +689,34 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     case Data::InOutFixed:
       Size = D.Size;
       break;
+    case Data::InOutPollFds:
+      if (uint64_t(M.Args[D.Size]) > InBytes / 8)
+        return false;
+      Size = 8 * uint64_t(M.Args[D.Size]);
+      break;
+    case Data::InOutFdSet:
+      Size = fdSetBytes(M.Args[0]);
+      break;
+    case Data::CallMask:
+    case Data::CallMaskPair:
+      Size = 8;
+      break;
+    case Data::InMsghdr:
+    case Data::OutMsghdr:
+      Size = sizeof MsgRooms;
+      break;
+    case Data::OutLengthAt: {
+      uint64_t Room = uint64_t(M.Args[D.Size]);
+      if (Room > MaxLengthAt || 4 + Room > SyscallDataBytes - OutUsed)
+        return false;
+      Outs[I] = {Out + OutUsed, 4 + Room};
+      OutUsed += 4 + Room;
+      uint32_t Length = uint32_t(Room);
+      copy(Outs[I].At, &Length, 4);
+      Args[D.Arg] = long(Outs[I].At + 4);
+      Args[D.Size] = long(Outs[I].At);
+      continue;
+    }
     case Data::InEpollEvent:
       Size = epollEventBytes(Machine);
       break;
@@ -602,7 +772,29 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     if (Offset > InBytes || Size > InBytes - Offset)
       return false;
     Args[D.Arg] = long(In + Offset);
-    if (D.Kind == Data::InOutFixed) {
+    if (D.Kind == Data::CallMask || D.Kind == Data::CallMaskPair) {
+      copy(&KeptBlocked, In + Offset, 8);
+      Args[D.Arg] = 0; // home waits with its own mask
+    }
+    if (D.Kind == Data::InMsghdr || D.Kind == Data::OutMsghdr) {
+      MsghdrSizes Sizes;
+      copy(&Sizes, In + Offset, sizeof Sizes);
+      uint8_t *At = In + Offset + sizeof Sizes;
+      uint64_t Room = D.Kind == Data::InMsghdr ? InBytes - Offset - sizeof Sizes
+                                                : SyscallDataBytes - OutUsed;
+      if (Sizes.NameBytes > MaxLengthAt || Sizes.ControlBytes > MaxControlBytes ||
+          Sizes.DataBytes > Room || Sizes.NameBytes + Sizes.ControlBytes > Room - Sizes.DataBytes)
+        return false;
+      if (D.Kind == Data::OutMsghdr) {
+        MsgRooms = Sizes;
+        At = Out + OutUsed;
+        Outs[I] = {At, Sizes.NameBytes + Sizes.ControlBytes + Sizes.DataBytes};
+        OutUsed += Outs[I].Room;
+      }
+      layMsghdr(Sizes, At, Msghdr, Single);
+      Args[D.Arg] = long(&Msghdr);
+    }
+    if (isInOut(D.Kind)) {
       if (Size > SyscallDataBytes - OutUsed)
         return false;
       Outs[I] = {Out + OutUsed, Size};
@@ -631,7 +823,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
   noteMappingCall(Number, Args[0], Args[1], Args[2], Args[3]);
   if (Number >= 0 && (Number == sys::Dup2 || Number == sys::Dup3) && Args[0] != Args[1])
     moveRuntimeDescriptor(Args[1]); // the program gets that number
-  long Result = runForwarded(Row, Number, Args, Machine);
+  long Result = runForwarded(Row, Number, Args, Machine, KeptBlocked);
 
   // The outputs, each as its length and its bytes.
   uint8_t *Reply = Out + OutUsed;
@@ -653,6 +845,19 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     }
     if (D.Kind == Data::OutMessage)
       Bytes = Result >= 0 && uint64_t(Result) <= Bytes - 8 ? 8 + uint64_t(Result) : 0;
+    if (D.Kind == Data::OutLengthAt) {
+      uint32_t Length;
+      copy(&Length, From, 4);
+      Bytes = Result >= 0 ? 4 + least(Length, Bytes - 4) : 0;
+    }
+    MsghdrSizes Got{};
+    if (D.Kind == Data::OutMsghdr) {
+      Got = {Msghdr.NameBytes, Msghdr.Flags, least(Msghdr.ControlBytes, MsgRooms.ControlBytes),
+             Result > 0 ? least(uint64_t(Result), MsgRooms.DataBytes) : 0};
+      Bytes = Result >= 0 ? sizeof Got + least(Got.NameBytes, MsgRooms.NameBytes) +
+                                Got.ControlBytes + Got.DataBytes
+                          : 0;
+    }
     uint64_t Events = 0;
     if (D.Kind == Data::OutEpollEvents) {
       Events = Result > 0 ? uint64_t(Result) : 0;
@@ -663,10 +868,21 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     if (OutUsed + ReplyBytes + 8 + Bytes > 2 * SyscallDataBytes)
       return false;
     copy(Reply + ReplyBytes, &Bytes, 8);
-    if (D.Kind == Data::OutEpollEvents)
-      convertEpollEvents(From, Here, Reply + ReplyBytes + 8, Machine, Events);
-    else
-      copy(Reply + ReplyBytes + 8, From, Bytes);
+    uint8_t *To = Reply + ReplyBytes + 8;
+    if (D.Kind == Data::OutEpollEvents) {
+      convertEpollEvents(From, Here, To, Machine, Events);
+    } else if (D.Kind == Data::OutMsghdr && Bytes) {
+      // The name's bytes, the control data's and the data's, each cut
+      // to what the call wrote.
+      uint64_t Name = least(Got.NameBytes, MsgRooms.NameBytes);
+      copy(To, &Got, sizeof Got);
+      copy(To + sizeof Got, From, Name);
+      copy(To + sizeof Got + Name, From + MsgRooms.NameBytes, Got.ControlBytes);
+      copy(To + sizeof Got + Name + Got.ControlBytes,
+           From + MsgRooms.NameBytes + MsgRooms.ControlBytes, Got.DataBytes);
+    } else {
+      copy(To, From, Bytes);
+    }
     ReplyBytes += 8 + Bytes;
   }
   SyscallResultMessage R{Result, ReplyBytes};
