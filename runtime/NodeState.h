@@ -203,6 +203,10 @@ struct NodeState {
   // SignalActions was read at.
   uint64_t SignalActionsChanged, SignalActionsRead, HandledSignals;
   KernelSigaction SignalActions[SignalCount];
+  // Signals whose handler has SA_RESETHAND: delivering one resets its
+  // action in the kernel that delivers it, with no call to see.  Home:
+  // as last read; remote: as last taken from home or set here.
+  uint64_t ResettingSignals;
   // Home: a signalfd of HandledSignals, which home watches while the
   // thread is on a node it started (AwaySignalOpen: it is open).
   int AwaySignalFd;

@@ -1163,6 +1163,7 @@ void syncMapSharedPages() {
 RewriteError returnHome(RegisterSet &Registers, int Next) {
   NodeState &N = node();
   SignalsHeld Leaving; // those that come now go home (takePendingSignals)
+  settleResetActions();
   RegisterSet Out;
   int64_t Bias = int64_t(N.HomeStackImage) - int64_t(N.Home.Low);
   RewriteRequest Request{&__popcorn_metadata, &Registers, N.HomeMachine,

@@ -14,14 +14,40 @@ KernelStack ProgramSignalStack;
 namespace {
 constexpr long SigBlock = 0, SigUnblock = 1, SigSetmask = 2;
 
+// Signals of Actions whose handler has SA_RESETHAND.
+uint64_t resettingSignals(const KernelSigaction *Actions) {
+  uint64_t Signals = 0;
+  for (int S = 1; S <= SignalCount; S++)
+    if (resetsOnDelivery(Actions[S - 1]))
+      Signals |= signalBit(S);
+  return Signals;
+}
+
+// Home: whether a handler with SA_RESETHAND ran here since the actions
+// were read, which reset its action without a call.
+bool resetSinceRead(const NodeState &N) {
+  for (int S = 1; S <= SignalCount; S++) {
+    if (!(N.ResettingSignals & signalBit(S)))
+      continue;
+    KernelSigaction Now{};
+    sys::call6(sys::RtSigaction, S, 0, long(&Now), 8);
+    if (Now.Handler != N.SignalActions[S - 1].Handler)
+      return true;
+  }
+  return false;
+}
+
 // Home: reads the program's actions from the kernel, once per change.
 // SignalActionsRead is one more than the count of changes it saw, so
 // that a node's SignalActionsSent, 0 at first, differs from it.  SIGSEGV's
 // is read too, for ProgramFaultAction; a node does not take it from the
 // table (takeSignalActions), and home never blocks it.
 void readActions(NodeState &N) {
-  if (N.SignalActionsRead == N.SignalActionsChanged + 1)
-    return;
+  if (N.SignalActionsRead == N.SignalActionsChanged + 1) {
+    if (!resetSinceRead(N))
+      return;
+    noteSignalActionSet();
+  }
   N.HandledSignals = 0;
   for (int S = 1; S <= SignalCount; S++) {
     KernelSigaction &A = N.SignalActions[S - 1];
@@ -32,6 +58,7 @@ void readActions(NodeState &N) {
     if (A.Handler > 1 && !(RuntimeSignals & signalBit(S))) // neither SIG_DFL nor SIG_IGN
       N.HandledSignals |= signalBit(S);
   }
+  N.ResettingSignals = resettingSignals(N.SignalActions);
   N.SignalActionsRead = N.SignalActionsChanged + 1;
 }
 
@@ -57,8 +84,9 @@ void noteSignalActionSet() { node().SignalActionsChanged++; }
 bool leaveSignals(int Node, Channel &Link, uint64_t &ThreadMask) {
   NodeState &N = node();
   readActions(N);
-  // Set again at every departure: a node that reset it (SA_RESETHAND)
-  // wrote only its copy of the program's data.
+  // Set again at every departure: the node's copy of the program's data
+  // may be older (a handler with SA_RESETHAND ran there, and told home,
+  // settleResetActions).
   ProgramFaultAction = N.SignalActions[SignalFault - 1];
   sys::call6(sys::Sigaltstack, 0, long(&ProgramSignalStack));
   NodeEntry &E = N.Nodes[Node];
@@ -92,6 +120,7 @@ bool takeSignalActions(uint32_t Bytes) {
   for (int S = 1; S <= SignalCount; S++)
     if (!(RuntimeSignals & signalBit(S)))
       sys::call6(sys::RtSigaction, S, long(&N.SignalActions[S - 1]), 0, 8);
+  N.ResettingSignals = resettingSignals(N.SignalActions);
   return true;
 }
 

@@ -55,6 +55,12 @@ inline constexpr int SignalFault = 11;
 
 inline constexpr uint64_t signalBit(int Signal) { return uint64_t(1) << (Signal - 1); }
 
+/// Whether delivering a signal with action A resets it to SIG_DFL.
+inline bool resetsOnDelivery(const KernelSigaction &A) {
+  constexpr uint64_t SaResetHand = 0x80000000;
+  return A.Handler > 1 && (A.Flags & SaResetHand);
+}
+
 /// Signals whose action on a node is the runtime's, never the program's:
 /// SIGSEGV brings pages in (the program's action travels as
 /// ProgramFaultAction), SIGKILL and SIGSTOP have none, and steering.  A

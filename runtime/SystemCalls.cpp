@@ -294,9 +294,16 @@ long remoteSemctl(int RowIndex, const long *A) {
 // node's the same, for the signals raised here.  This node's SIGSEGV
 // brings pages in: the program's action is kept for it.
 long remoteSigaction(int RowIndex, const long *A) {
+  settleResetActions(); // before home says what an action is
   long R = forward(RowIndex, A);
   if (sys::failed(R) || !A[1] || A[0] < 1 || A[0] > SignalCount)
     return R;
+  uint64_t Bit = signalBit(int(A[0]));
+  NodeState &N = node();
+  if (resetsOnDelivery(*reinterpret_cast<const KernelSigaction *>(A[1])))
+    N.ResettingSignals |= Bit;
+  else
+    N.ResettingSignals &= ~Bit;
   if (A[0] == SignalFault)
     copy(&ProgramFaultAction, reinterpret_cast<const void *>(A[1]), sizeof ProgramFaultAction);
   else if (!(RuntimeSignals & signalBit(int(A[0]))))
@@ -601,6 +608,27 @@ long remoteSyscall(long Number, const long *A) {
   return R;
 }
 } // namespace
+
+void settleResetActions() {
+  NodeState &N = node();
+  if (!N.ResettingSignals)
+    return;
+  SignalsHeld Held; // an exchange with home
+  for (int S = 1; S <= SignalCount; S++) {
+    if (!(N.ResettingSignals & signalBit(S)))
+      continue;
+    KernelSigaction Now{};
+    if (S == SignalFault)
+      Now = ProgramFaultAction;
+    else
+      sys::call6(sys::RtSigaction, S, 0, long(&Now), 8);
+    if (resetsOnDelivery(Now))
+      continue;
+    long Args[SyscallArguments] = {S, long(&Now), 0, 8};
+    forward(rowOf(sys::RtSigaction, Here), Args);
+    N.ResettingSignals &= ~signalBit(S);
+  }
+}
 
 //===-- Home: a call a remote node forwarded -----------------------------===//
 

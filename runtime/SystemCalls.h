@@ -25,6 +25,12 @@ inline constexpr uint64_t SyscallBufferBytes = 4 * SyscallDataBytes;
 /// the message is malformed.
 bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes);
 
+/// Node: a handler with SA_RESETHAND that ran here reset its action in
+/// this node's kernel (or ProgramFaultAction, SIGSEGV's) only; home's,
+/// which the program's sigaction reads and the next departure sends,
+/// learns of it.  Before the program's sigaction and as the thread leaves.
+void settleResetActions();
+
 } // namespace popcorn
 
 extern "C" long __popcorn_syscall(long N, long A, long B, long C, long D, long E, long F);
