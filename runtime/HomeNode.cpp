@@ -462,6 +462,18 @@ void nameNode(Line &L, const NodeEntry &E, int Id) {
   }
   stopNode(E);
   closeControlSocket();
+  // Killed by a signal (one the program raised there: abort, a SIGPIPE
+  // it did not ignore), the program ends by it here too, as it would
+  // have at home: its parent's waitpid sees the signal (gnulib's
+  // test-execute).
+  if (WIFSIGNALED(Status)) {
+    long Signal = WTERMSIG(Status);
+    KernelSigaction Default{};
+    uint64_t Bit = signalBit(int(Signal));
+    sys::call6(sys::RtSigaction, Signal, long(&Default), 0, 8);
+    sys::call6(sys::RtSigprocmask, 1 /* SIG_UNBLOCK */, long(&Bit), 0, 8);
+    sys::call6(sys::Tgkill, sys::call6(sys::Getpid, 0), sys::call6(sys::Gettid, 0), Signal);
+  }
   sys::exitGroup(WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1);
 }
 

@@ -4,8 +4,10 @@
  * children are home's and are waited for from the node, and an exec from
  * a node replaces the program at home.  The program it execs (itself,
  * with an argument) moves too: the migrations counted are that one's.  A
- * forked child moves on nodes of its own. */
+ * forked child moves on nodes of its own, and one that raises SIGPIPE
+ * there ends by that signal, as it would at home. */
 #include <popcorn.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +80,17 @@ int main(int argc, char **argv)
 	}
 	for (int node = 2; node >= 1; node--) {
 		moving_child(node);
+		fflush(stdout);
+		pid_t raising = fork();
+		if (raising == 0) {
+			popcorn_migrate(node);
+			raise(SIGPIPE);
+			_exit(5);
+		}
+		int how;
+		waitpid(raising, &how, 0);
+		printf("node %d: a child raising SIGPIPE: signalled %d, by %d\n", node,
+		       WIFSIGNALED(how), WIFSIGNALED(how) ? WTERMSIG(how) : -1);
 		popcorn_migrate(node);
 		fflush(stdout);
 		pid_t child = fork();
