@@ -199,6 +199,7 @@ struct SyscallMessage {
   uint32_t Call;
   uint32_t InBytes;
   int64_t Args[SyscallArguments];
+  uint64_t Blocked; // the thread's signal mask, for a call that may wait
 };
 
 // A struct msghdr in a forwarded call's data (sendmsg, recvmsg): these

@@ -209,51 +209,18 @@ void passSignalsAway(int Node) {
 namespace {
 constexpr uint64_t SaRestart = 0x10000000, SaRestorer = 0x04000000;
 
-// Forwarded calls that may wait for another process as long as it takes:
-// whether one is, and whether a handler with SA_RESTART restarts it
-// (signal(7): waits for events, and System V IPC, end with EINTR anyway).
-enum class Waits { No, Restarted, Interrupted };
-
-bool named(const char *Call, const char (*Names)[12], unsigned Count) {
-  for (unsigned K = 0; K < Count; K++) {
-    unsigned I = 0;
-    while (Names[K][I] && Names[K][I] == Call[I])
-      I++;
-    if (!Names[K][I] && !Call[I])
-      return true;
-  }
-  return false;
-}
-
-Waits waitOf(const char *Call) {
-  static const char Restarted[][12] = {
-      "read",   "readv",  "write",   "writev",  "recvfrom", "recvmsg", "sendto", "sendmsg",
-      "accept", "accept4", "connect", "wait4",  "waitid",   "flock",   "fcntl",  "openat",
-      "futex"};
-  static const char Interrupted[][12] = {"poll",       "ppoll",       "select", "pselect6",
-                                         "epoll_wait", "epoll_pwait", "msgrcv", "msgsnd",
-                                         "semop",      "semtimedop"};
-  if (named(Call, Restarted, sizeof Restarted / sizeof Restarted[0]))
-    return Waits::Restarted;
-  if (named(Call, Interrupted, sizeof Interrupted / sizeof Interrupted[0]))
-    return Waits::Interrupted;
-  return Waits::No;
-}
-
 void noteForNode(int Signal) {
   __atomic_fetch_or(&node().InterruptedBy, signalBit(Signal), __ATOMIC_RELAXED);
 }
 } // namespace
 
-InterruptibleCall::InterruptibleCall(const char *Call, uint64_t KeptBlocked) : Signals(0) {
+InterruptibleCall::InterruptibleCall(Waits W, uint64_t KeptBlocked) : Signals(0), PassOn(false) {
   NodeState &N = node();
   // HandledSignals and SignalActions are current: a node's sigaction
   // since the departure read them again (signalActionSetAway).
-  if (!N.HandledSignals || !N.Nodes[N.ThreadNode].startedByHome())
+  if (W == Waits::No || !N.HandledSignals || !N.Nodes[N.ThreadNode].startedByHome())
     return;
-  Waits W = waitOf(Call);
-  if (W == Waits::No)
-    return;
+  PassOn = true;
   for (int S = 1; S <= SignalCount; S++) {
     if (!(N.HandledSignals & signalBit(S)) || (KeptBlocked & signalBit(S)) ||
         (W == Waits::Restarted && (N.SignalActions[S - 1].Flags & SaRestart)))
@@ -268,17 +235,22 @@ InterruptibleCall::InterruptibleCall(const char *Call, uint64_t KeptBlocked) : S
 }
 
 InterruptibleCall::~InterruptibleCall() {
-  if (!Signals)
-    return;
   NodeState &N = node();
-  sys::call6(sys::RtSigprocmask, SigBlock, long(&Signals), 0, 8);
-  for (int S = 1; S <= SignalCount; S++)
-    if (Signals & signalBit(S))
-      sys::call6(sys::RtSigaction, S, long(&N.SignalActions[S - 1]), 0, 8);
-  uint64_t Noted = __atomic_exchange_n(&N.InterruptedBy, 0, __ATOMIC_RELAXED);
-  for (int S = 1; S <= SignalCount; S++)
-    if (Noted & signalBit(S))
-      queueSteeringSignal(N.ThreadNode, -S);
+  if (Signals) {
+    sys::call6(sys::RtSigprocmask, SigBlock, long(&Signals), 0, 8);
+    for (int S = 1; S <= SignalCount; S++)
+      if (Signals & signalBit(S))
+        sys::call6(sys::RtSigaction, S, long(&N.SignalActions[S - 1]), 0, 8);
+    uint64_t Noted = __atomic_exchange_n(&N.InterruptedBy, 0, __ATOMIC_RELAXED);
+    for (int S = 1; S <= SignalCount; S++)
+      if (Noted & signalBit(S))
+        queueSteeringSignal(N.ThreadNode, -S);
+  }
+  // Those that arrived while the call waited and did not end it (the
+  // thread blocks them, or SA_RESTART) go too: pending there as the call
+  // returns, as at home, and delivered when the thread unblocks them.
+  if (PassOn && watchedSignals() >= 0)
+    passSignalsAway(N.ThreadNode);
 }
 
 int awaySignalDescriptor() {

@@ -34,6 +34,7 @@
 #define POPCORN_RUNTIME_SIGNALSTATE_H
 
 #include "Channel.h"
+#include "SyscallTable.h"
 
 namespace popcorn {
 
@@ -141,23 +142,25 @@ void signalActionSetAway(int Node);
 /// node Node.
 void passSignalsAway(int Node);
 
-/// Home, around a call a node forwarded (named Call) that may wait for
-/// another process (a read of a pipe, wait4, poll): the program's handled
-/// signals that would interrupt it at home (all but those its own mask
-/// KeptBlocked blocks, ppoll's or pselect6's; for a call the kernel
-/// restarts, those whose action has no SA_RESTART) interrupt it, as they
-/// would the thread at home, without running their handlers here: each
-/// that arrives is noted, and queued to the node before the call's result
+/// Home, around a call a node forwarded that may wait for another
+/// process (a read of a pipe, wait4, poll: W says).  The program's handled
+/// signals that would interrupt it at home interrupt it here too, without
+/// running their handlers here: all but those KeptBlocked (the thread's
+/// mask, or the call's own: ppoll's, pselect6's), and for a call the
+/// kernel restarts, only those whose action has no SA_RESTART.  Each that
+/// arrives is noted, and queued to the node before the call's result
 /// goes, so that the node raises it as the exchange ends and its handler
-/// runs before the call returns EINTR there.  Others wait for the call to
-/// end (then the signalfd passes them on): at home they would not end it
-/// either.  Nothing changes for a TCP node.
+/// runs before the call returns EINTR there.  The others that arrive
+/// meanwhile go to the node before the result too, and are pending there
+/// as the call returns: at home they would not have ended it either.
+/// Nothing changes for a TCP node.
 struct InterruptibleCall {
-  InterruptibleCall(const char *Call, uint64_t KeptBlocked);
+  InterruptibleCall(Waits W, uint64_t KeptBlocked);
   ~InterruptibleCall();
   InterruptibleCall(const InterruptibleCall &) = delete;
   InterruptibleCall &operator=(const InterruptibleCall &) = delete;
   uint64_t Signals; // unblocked for the call
+  bool PassOn;      // the others that arrive meanwhile go to the node after it
 };
 
 /// Home: the signalfd, or -1; it moved to Fd (dup2 onto it).

@@ -72,6 +72,13 @@ struct DataArg {
 /// Pointer arguments of one call at most (pselect6's).
 inline constexpr unsigned MaxRowData = 5;
 
+/// Whether a call may wait for another process as long as it takes (a
+/// read of a pipe, wait4), and whether a handler with SA_RESTART then
+/// restarts it (signal(7): waits for events, and System V IPC, end with
+/// EINTR anyway).  Home lets signals interrupt such a call that a node
+/// forwarded (InterruptibleCall, SignalState.h).
+enum class Waits : uint8_t { No, Restarted, Interrupted };
+
 struct SyscallRow {
   char Name[20]; // inline: the table must not need relocations, which would put it in
                  // data that moves between nodes
@@ -79,17 +86,18 @@ struct SyscallRow {
   RunAt Where;
   DataArg Data[MaxRowData];
   int8_t OpenFlagsArg;     // open flags to translate between ISAs, or -1
+  Waits Wait;
 };
 
 inline constexpr SyscallRow SyscallRows[] = {
-    {"read", 0, 63, RunAt::Home, {{Data::Out, 1, 2}}, -1},
-    {"write", 1, 64, RunAt::Home, {{Data::In, 1, 2}}, -1},
-    {"readv", 19, 65, RunAt::Home, {{Data::OutIovec, 1, 2}}, -1},
-    {"writev", 20, 66, RunAt::Home, {{Data::InIovec, 1, 2}}, -1},
+    {"read", 0, 63, RunAt::Home, {{Data::Out, 1, 2}}, -1, Waits::Restarted},
+    {"write", 1, 64, RunAt::Home, {{Data::In, 1, 2}}, -1, Waits::Restarted},
+    {"readv", 19, 65, RunAt::Home, {{Data::OutIovec, 1, 2}}, -1, Waits::Restarted},
+    {"writev", 20, 66, RunAt::Home, {{Data::InIovec, 1, 2}}, -1, Waits::Restarted},
     {"pread64", 17, 67, RunAt::Home, {{Data::Out, 1, 2}}, -1},
     {"pwrite64", 18, 68, RunAt::Home, {{Data::In, 1, 2}}, -1},
     {"open", 2, -1, RunAt::Home, {{Data::String, 0, 0}}, 1},
-    {"openat", 257, 56, RunAt::Home, {{Data::String, 1, 0}}, 2},
+    {"openat", 257, 56, RunAt::Home, {{Data::String, 1, 0}}, 2, Waits::Restarted},
     {"close", 3, 57, RunAt::Home, {}, -1},
     {"lseek", 8, 62, RunAt::Home, {}, -1},
     {"fstat", 5, 80, RunAt::Home, {{Data::OutStat, 1, 0}}, -1},
@@ -97,7 +105,7 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"stat", 4, -1, RunAt::Home, {{Data::String, 0, 0}, {Data::OutStat, 1, 0}}, -1},
     {"lstat", 6, -1, RunAt::Home, {{Data::String, 0, 0}, {Data::OutStat, 1, 0}}, -1},
     {"ioctl", 16, 29, RunAt::Ioctl, {}, -1},
-    {"fcntl", 72, 25, RunAt::Home, {{Data::FcntlControl, 2, 0}}, -1},
+    {"fcntl", 72, 25, RunAt::Home, {{Data::FcntlControl, 2, 0}}, -1, Waits::Restarted},
     {"dup", 32, 23, RunAt::Home, {}, -1},
     {"dup2", 33, -1, RunAt::Home, {}, -1},
     {"dup3", 292, 24, RunAt::Home, {}, -1},
@@ -189,35 +197,37 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"epoll_create1", 291, 20, RunAt::Home, {}, -1},
     {"epoll_ctl", 233, 21, RunAt::Home, {{Data::InEpollEvent, 3, 0}}, -1},
     {"epoll_pwait", 281, 22, RunAt::Home,
-     {{Data::OutEpollEvents, 1, 2}, {Data::InFixed, 4, 8}}, -1},
-    {"epoll_wait", 232, -1, RunAt::Home, {{Data::OutEpollEvents, 1, 2}}, -1},
-    {"poll", 7, -1, RunAt::Home, {{Data::InOutPollFds, 0, 1}}, -1},
+     {{Data::OutEpollEvents, 1, 2}, {Data::InFixed, 4, 8}}, -1, Waits::Interrupted},
+    {"epoll_wait", 232, -1, RunAt::Home, {{Data::OutEpollEvents, 1, 2}}, -1, Waits::Interrupted},
+    {"poll", 7, -1, RunAt::Home, {{Data::InOutPollFds, 0, 1}}, -1, Waits::Interrupted},
     {"ppoll", 271, 73, RunAt::Home,
-     {{Data::InOutPollFds, 0, 1}, {Data::InFixed, 2, 16}, {Data::CallMask, 3, 0}}, -1},
+     {{Data::InOutPollFds, 0, 1}, {Data::InFixed, 2, 16}, {Data::CallMask, 3, 0}}, -1,
+     Waits::Interrupted},
     {"select", 23, -1, RunAt::Home,
      {{Data::InOutFdSet, 1, 0}, {Data::InOutFdSet, 2, 0}, {Data::InOutFdSet, 3, 0},
-      {Data::InOutFixed, 4, 16}}, -1},
+      {Data::InOutFixed, 4, 16}}, -1, Waits::Interrupted},
     {"pselect6", 270, 72, RunAt::Home,
      {{Data::InOutFdSet, 1, 0}, {Data::InOutFdSet, 2, 0}, {Data::InOutFdSet, 3, 0},
-      {Data::InOutFixed, 4, 16}, {Data::CallMaskPair, 5, 0}}, -1},
+      {Data::InOutFixed, 4, 16}, {Data::CallMaskPair, 5, 0}}, -1, Waits::Interrupted},
     // Sockets are home's, as files are.  Addresses, option values and
     // control messages (SCM_RIGHTS: home's descriptors) have one layout on
     // both ISAs, as do the SOCK_ flags.
     {"socket", 41, 198, RunAt::Home, {}, -1},
     {"socketpair", 53, 199, RunAt::Home, {{Data::OutFixed, 3, 8}}, -1},
     {"bind", 49, 200, RunAt::Home, {{Data::In, 1, 2}}, -1},
-    {"connect", 42, 203, RunAt::Home, {{Data::In, 1, 2}}, -1},
+    {"connect", 42, 203, RunAt::Home, {{Data::In, 1, 2}}, -1, Waits::Restarted},
     {"listen", 50, 201, RunAt::Home, {}, -1},
-    {"accept", 43, 202, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1},
-    {"accept4", 288, 242, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1},
+    {"accept", 43, 202, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1, Waits::Restarted},
+    {"accept4", 288, 242, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1, Waits::Restarted},
     {"getsockname", 51, 204, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1},
     {"getpeername", 52, 205, RunAt::Home, {{Data::OutLengthAt, 1, 2}}, -1},
     {"setsockopt", 54, 208, RunAt::Home, {{Data::In, 3, 4}}, -1},
     {"getsockopt", 55, 209, RunAt::Home, {{Data::OutLengthAt, 3, 4}}, -1},
-    {"sendto", 44, 206, RunAt::Home, {{Data::In, 1, 2}, {Data::In, 4, 5}}, -1},
-    {"recvfrom", 45, 207, RunAt::Home, {{Data::Out, 1, 2}, {Data::OutLengthAt, 4, 5}}, -1},
-    {"sendmsg", 46, 211, RunAt::Home, {{Data::InMsghdr, 1, 0}}, -1},
-    {"recvmsg", 47, 212, RunAt::Home, {{Data::OutMsghdr, 1, 0}}, -1},
+    {"sendto", 44, 206, RunAt::Home, {{Data::In, 1, 2}, {Data::In, 4, 5}}, -1, Waits::Restarted},
+    {"recvfrom", 45, 207, RunAt::Home, {{Data::Out, 1, 2}, {Data::OutLengthAt, 4, 5}}, -1,
+     Waits::Restarted},
+    {"sendmsg", 46, 211, RunAt::Home, {{Data::InMsghdr, 1, 0}}, -1, Waits::Restarted},
+    {"recvmsg", 47, 212, RunAt::Home, {{Data::OutMsghdr, 1, 0}}, -1, Waits::Restarted},
     {"shutdown", 48, 210, RunAt::Home, {}, -1},
     {"mincore", 27, 232, RunAt::Mapping, {}, -1},
     {"exit", 60, 93, RunAt::Exit, {}, -1},
@@ -225,12 +235,13 @@ inline constexpr SyscallRow SyscallRows[] = {
     // System V IPC: the kernel's objects are home's.  shmat is not here: a
     // segment attached away from home would not be shared.
     {"semget", 64, 190, RunAt::Home, {}, -1},
-    {"semop", 65, 193, RunAt::Home, {{Data::InSembufs, 1, 2}}, -1},
-    {"semtimedop", 220, 192, RunAt::Home, {{Data::InSembufs, 1, 2}, {Data::InFixed, 3, 16}}, -1},
+    {"semop", 65, 193, RunAt::Home, {{Data::InSembufs, 1, 2}}, -1, Waits::Interrupted},
+    {"semtimedop", 220, 192, RunAt::Home, {{Data::InSembufs, 1, 2}, {Data::InFixed, 3, 16}}, -1,
+     Waits::Interrupted},
     {"semctl", 66, 191, RunAt::Home, {{Data::SemControl, 3, 4}}, -1},
     {"msgget", 68, 186, RunAt::Home, {}, -1},
-    {"msgsnd", 69, 189, RunAt::Home, {{Data::InMessage, 1, 2}}, -1},
-    {"msgrcv", 70, 188, RunAt::Home, {{Data::OutMessage, 1, 2}}, -1},
+    {"msgsnd", 69, 189, RunAt::Home, {{Data::InMessage, 1, 2}}, -1, Waits::Interrupted},
+    {"msgrcv", 70, 188, RunAt::Home, {{Data::OutMessage, 1, 2}}, -1, Waits::Interrupted},
     {"msgctl", 71, 187, RunAt::Home, {{Data::MsgControl, 2, 0}}, -1},
     {"shmget", 29, 194, RunAt::Home, {}, -1},
     {"shmctl", 31, 195, RunAt::Home, {{Data::ShmControl, 2, 0}}, -1},
@@ -240,14 +251,16 @@ inline constexpr SyscallRow SyscallRows[] = {
     // The program's children are home's (the compiler sends the thread
     // home to make them: HomeOnlyCalls.cpp).  struct rusage and siginfo_t
     // have one layout on both ISAs.
-    {"wait4", 61, 260, RunAt::Home, {{Data::OutFixed, 1, 4}, {Data::OutFixed, 3, 144}}, -1},
-    {"waitid", 247, 95, RunAt::Home, {{Data::OutFixed, 2, 128}, {Data::OutFixed, 4, 144}}, -1},
+    {"wait4", 61, 260, RunAt::Home, {{Data::OutFixed, 1, 4}, {Data::OutFixed, 3, 144}}, -1,
+     Waits::Restarted},
+    {"waitid", 247, 95, RunAt::Home, {{Data::OutFixed, 2, 128}, {Data::OutFixed, 4, 144}}, -1,
+     Waits::Restarted},
     // futex on a word shared with other processes (PageAccess.h) runs at
     // home, on the word itself: never found by number (the node's own row
     // above is), but by sharedFutexRow.  With a timeout to carry, and
     // without (a wake; an op whose fourth argument is a number).
-    {"futex", 202, 98, RunAt::Home, {{Data::InFixed, 3, 16}}, -1},
-    {"futex", 202, 98, RunAt::Home, {}, -1},
+    {"futex", 202, 98, RunAt::Home, {{Data::InFixed, 3, 16}}, -1, Waits::Restarted},
+    {"futex", 202, 98, RunAt::Home, {}, -1, Waits::Restarted},
 };
 
 inline constexpr unsigned SyscallRowCount = sizeof SyscallRows / sizeof SyscallRows[0];

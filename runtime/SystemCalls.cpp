@@ -323,7 +323,7 @@ long remoteSigaltstack(int RowIndex, const long *A) {
 long forward(int RowIndex, const long *A) {
   NodeState &N = node();
   const SyscallRow &Row = SyscallRows[RowIndex];
-  SyscallMessage M{uint32_t(RowIndex), 0, {}};
+  SyscallMessage M{uint32_t(RowIndex), 0, {}, Row.Wait == Waits::No ? 0 : threadMask()};
   for (unsigned I = 0; I < SyscallArguments; I++)
     M.Args[I] = A[I];
   DataArg Ds[MaxRowData];
@@ -634,11 +634,12 @@ void settleResetActions() {
 
 namespace {
 // Home: runs a node's call Row (home's Number) on Args, in home's layouts;
-// the call's own signal mask (ppoll's, pselect6's) blocks KeptBlocked.
+// the thread's signal mask, or the call's own (ppoll's, pselect6's),
+// blocks KeptBlocked.
 long runForwarded(const SyscallRow &Row, int16_t Number, long *Args, uint16_t Machine,
                   uint64_t KeptBlocked) {
   // Up to the call's end: before its result goes.
-  InterruptibleCall Waiting(Row.Name, KeptBlocked);
+  InterruptibleCall Waiting(Row.Wait, KeptBlocked);
   if (Number < 0)
     return -ENOSYS_;
   if (Number == sys::Fcntl) {
@@ -692,7 +693,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
   IoVec Single;
   KernelMsghdr Msghdr;   // sendmsg's or recvmsg's, over Single
   MsghdrSizes MsgRooms;  // recvmsg's
-  uint64_t KeptBlocked = 0; // by the call's signal mask (CallMask)
+  uint64_t KeptBlocked = M.Blocked; // or by the call's own mask (CallMask)
   struct Output {
     uint8_t *At;
     uint64_t Room;

@@ -6,8 +6,9 @@
  * getpeername give back and the option values getsockopt reads; a
  * datagram names its sender (sendto, recvfrom); sendmsg passes a
  * descriptor and scattered bytes to recvmsg; poll, ppoll, select and
- * pselect say what is ready; and a signal whose handler has SA_RESTART
- * still ends a poll with EINTR (the kernel never restarts poll). */
+ * pselect say what is ready; a signal whose handler has SA_RESTART
+ * still ends a poll with EINTR (the kernel never restarts poll), and one
+ * the thread blocks does not. */
 #define _GNU_SOURCE /* ppoll */
 #include <errno.h>
 #include <stddef.h>
@@ -199,10 +200,24 @@ static void waits(int node)
 	errno = 0;
 	int interrupted = poll(&idle, 1, 5000);
 	int why = errno;
+	int alarmed = alarms;
+
+	/* The alarm blocked: poll waits its 200 ms, the handler runs when
+	 * the thread unblocks it. */
+	sigset_t alarm_only;
+	sigemptyset(&alarm_only);
+	sigaddset(&alarm_only, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alarm_only, 0);
+	alarms = 0;
+	setitimer(ITIMER_REAL, &in50, 0);
+	int timed_out = poll(&idle, 1, 200);
+	int before = alarms;
+	sigprocmask(SIG_UNBLOCK, &alarm_only, 0);
 	printf("node %d: poll none %d ready %d (%#x %#x) ppoll %d select %d (%d %d %d) pselect %d, "
-	       "poll with an alarm %d %s, alarms %d\n",
+	       "poll with an alarm %d %s, alarms %d, blocked %d, alarms %d then %d\n",
 	       node, none, ready, revents[0], revents[1], ppolled, selected, in_r, other_r, in_w,
-	       pselected, interrupted, why == EINTR ? "EINTR" : strerror(why), (int)alarms);
+	       pselected, interrupted, why == EINTR ? "EINTR" : strerror(why), alarmed, timed_out,
+	       before, (int)alarms);
 	close(pair[0]);
 	close(pair[1]);
 }
