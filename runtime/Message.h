@@ -221,6 +221,9 @@ struct UnmapMessage {
 struct SyscallResultMessage {
   int64_t Result;
   uint64_t OutBytes;
+  // The program's signals that arrived at home while the call ran: the
+  // node raises them as the call returns (SignalState.h).
+  uint64_t Signals;
 };
 
 // Node -> home: continue at home with Registers; the stack bytes from

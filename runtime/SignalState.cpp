@@ -194,16 +194,29 @@ void signalActionSetAway(int Node) {
   watchSignalsAway(Node);
 }
 
-void passSignalsAway(int Node) {
+namespace {
+// Home: the signals that arrived since the last read of the signalfd.
+uint64_t takeWatchedSignals() {
   NodeState &N = node();
   struct {
     uint32_t Signo;
     uint8_t Rest[124];
   } Info[8]; // the kernel's struct signalfd_siginfo
   long Got;
+  uint64_t Signals = 0;
   while ((Got = sys::call6(sys::Read, N.AwaySignalFd, long(Info), sizeof Info)) > 0)
     for (long I = 0; I < Got / long(sizeof Info[0]); I++)
-      queueSteeringSignal(Node, -long(Info[I].Signo));
+      if (Info[I].Signo >= 1 && Info[I].Signo <= SignalCount)
+        Signals |= signalBit(int(Info[I].Signo));
+  return Signals;
+}
+} // namespace
+
+void passSignalsAway(int Node) {
+  uint64_t Signals = takeWatchedSignals();
+  for (int S = 1; S <= SignalCount; S++)
+    if (Signals & signalBit(S))
+      queueSteeringSignal(Node, -S);
 }
 
 namespace {
@@ -214,7 +227,9 @@ void noteForNode(int Signal) {
 }
 } // namespace
 
-InterruptibleCall::InterruptibleCall(Waits W, uint64_t KeptBlocked) : Signals(0), PassOn(false) {
+InterruptibleCall::InterruptibleCall(Waits W, uint64_t KeptBlocked, uint64_t &Arrived)
+    : Signals(0), PassOn(false), Arrived(Arrived) {
+  Arrived = 0;
   NodeState &N = node();
   // HandledSignals and SignalActions are current: a node's sigaction
   // since the departure read them again (signalActionSetAway).
@@ -241,16 +256,19 @@ InterruptibleCall::~InterruptibleCall() {
     for (int S = 1; S <= SignalCount; S++)
       if (Signals & signalBit(S))
         sys::call6(sys::RtSigaction, S, long(&N.SignalActions[S - 1]), 0, 8);
-    uint64_t Noted = __atomic_exchange_n(&N.InterruptedBy, 0, __ATOMIC_RELAXED);
-    for (int S = 1; S <= SignalCount; S++)
-      if (Noted & signalBit(S))
-        queueSteeringSignal(N.ThreadNode, -S);
+    Arrived = __atomic_exchange_n(&N.InterruptedBy, 0, __ATOMIC_RELAXED);
   }
   // Those that arrived while the call waited and did not end it (the
   // thread blocks them, or SA_RESTART) go too: pending there as the call
   // returns, as at home, and delivered when the thread unblocks them.
   if (PassOn && watchedSignals() >= 0)
-    passSignalsAway(N.ThreadNode);
+    Arrived |= takeWatchedSignals();
+}
+
+void takeSignalsWithResult(uint64_t Signals) {
+  for (int S = 1; S <= SignalCount; S++)
+    if (Signals & signalBit(S))
+      takeSignalFromHome(S);
 }
 
 int awaySignalDescriptor() {

@@ -149,18 +149,22 @@ void passSignalsAway(int Node);
 /// mask, or the call's own: ppoll's, pselect6's), and for a call the
 /// kernel restarts, only those whose action has no SA_RESTART.  Each that
 /// arrives is noted, and queued to the node before the call's result
-/// goes, so that the node raises it as the exchange ends and its handler
-/// runs before the call returns EINTR there.  The others that arrive
-/// meanwhile go to the node before the result too, and are pending there
-/// as the call returns: at home they would not have ended it either.
-/// Nothing changes for a TCP node.
+/// goes, in the result's message (Arrived), so that the node raises it as
+/// the exchange ends and its handler runs before the call returns EINTR
+/// there.  The others that arrive meanwhile go with the result too, and
+/// are pending there as the call returns: at home they would not have
+/// ended it either.  (Queued to the node, as the signalfd's are while the
+/// thread runs there, one could come after the call returned: the program
+/// then saw a write's EPIPE before its SIGPIPE handler ran, gnulib's
+/// test-sigpipe.)  Nothing changes for a TCP node.
 struct InterruptibleCall {
-  InterruptibleCall(Waits W, uint64_t KeptBlocked);
+  InterruptibleCall(Waits W, uint64_t KeptBlocked, uint64_t &Arrived);
   ~InterruptibleCall();
   InterruptibleCall(const InterruptibleCall &) = delete;
   InterruptibleCall &operator=(const InterruptibleCall &) = delete;
   uint64_t Signals; // unblocked for the call
   bool PassOn;      // the others that arrive meanwhile go to the node after it
+  uint64_t &Arrived;
 };
 
 /// Home: the signalfd, or -1; it moved to Fd (dup2 onto it).
@@ -169,6 +173,10 @@ void awaySignalDescriptorMoved(int Fd);
 
 /// Node: signal Signal, passed on by home (the steering handler's call).
 void takeSignalFromHome(int Signal);
+
+/// Node: Signals, which came with a forwarded call's result (raised as
+/// the exchange ends).
+void takeSignalsWithResult(uint64_t Signals);
 
 /// Node: holds the signals home passes on for the life of an exchange
 /// over the link (a system call forwarded, pages sent home), and raises

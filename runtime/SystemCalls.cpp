@@ -454,6 +454,8 @@ long forward(int RowIndex, const long *A) {
     lostHome();
   N.SyscallsForwarded++;
   Call.finish(uint64_t(RowIndex));
+  if (R.Signals)
+    takeSignalsWithResult(R.Signals);
 
   // Each output, in order: its length, then its bytes.
   uint64_t At = 0, End = H.Bytes - sizeof R;
@@ -635,11 +637,12 @@ void settleResetActions() {
 namespace {
 // Home: runs a node's call Row (home's Number) on Args, in home's layouts;
 // the thread's signal mask, or the call's own (ppoll's, pselect6's),
-// blocks KeptBlocked.
+// blocks KeptBlocked.  Arrived: the signals for the node that came
+// meanwhile.
 long runForwarded(const SyscallRow &Row, int16_t Number, long *Args, uint16_t Machine,
-                  uint64_t KeptBlocked) {
+                  uint64_t KeptBlocked, uint64_t &Arrived) {
   // Up to the call's end: before its result goes.
-  InterruptibleCall Waiting(Row.Wait, KeptBlocked);
+  InterruptibleCall Waiting(Row.Wait, KeptBlocked, Arrived);
   if (Number < 0)
     return -ENOSYS_;
   if (Number == sys::Fcntl) {
@@ -852,7 +855,8 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
   noteMappingCall(Number, Args[0], Args[1], Args[2], Args[3]);
   if (Number >= 0 && (Number == sys::Dup2 || Number == sys::Dup3) && Args[0] != Args[1])
     moveRuntimeDescriptor(Args[1]); // the program gets that number
-  long Result = runForwarded(Row, Number, Args, Machine, KeptBlocked);
+  uint64_t Arrived = 0; // signals for the node
+  long Result = runForwarded(Row, Number, Args, Machine, KeptBlocked, Arrived);
 
   // The outputs, each as its length and its bytes.
   uint8_t *Reply = Out + OutUsed;
@@ -914,7 +918,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     }
     ReplyBytes += 8 + Bytes;
   }
-  SyscallResultMessage R{Result, ReplyBytes};
+  SyscallResultMessage R{Result, ReplyBytes, Arrived};
   N.SyscallsForwarded++;
   return Link.send2(MessageType::SyscallResult, &R, sizeof R, Reply, uint32_t(ReplyBytes));
 }

@@ -15,7 +15,8 @@
  * away) and a read of a pipe, which
  * waits at home (an action without SA_RESTART), and signals sent all the
  * while the thread fetches pages and forwards calls wait for those to
- * end, not corrupt them. */
+ * end, not corrupt them; a SIGPIPE a forwarded write raises at home runs
+ * its handler before the write returns. */
 #include <errno.h>
 #include <fcntl.h>
 #include <popcorn.h>
@@ -38,6 +39,8 @@ static void on_usr1(int s) { usr1 += s == SIGUSR1; }
 static void on_usr2(int s) { usr2 += s == SIGUSR2; }
 static void on_alarm(int s) { alarms += s == SIGALRM; }
 static void on_term(int s) { shared.terms += s == SIGTERM; }
+static volatile sig_atomic_t pipes;
+static void on_pipe(int s) { pipes += s == SIGPIPE; }
 static volatile sig_atomic_t hups;
 static void on_hup(int s) { hups += s == SIGHUP; }
 
@@ -210,5 +213,24 @@ int main(void)
 		       sum == (bytes / 4096) * (unsigned long)(i + 1), calls >= 4096, usr1 > 0);
 	}
 	free(data);
+
+	/* SIGPIPE from a forwarded write: its handler has run when the write
+	 * returns EPIPE, every time (it came after, now and then). */
+	signal(SIGPIPE, on_pipe);
+	for (int i = 0; i < 2; i++) {
+		popcorn_migrate(away[i]);
+		int ran_first = 0;
+		for (int k = 0; k < 50; k++) {
+			int ends[2];
+			if (pipe(ends))
+				break;
+			close(ends[0]);
+			pipes = 0;
+			ran_first += write(ends[1], "x", 1) == -1 && errno == EPIPE && pipes == 1;
+			close(ends[1]);
+		}
+		popcorn_migrate(0);
+		printf("SIGPIPE of a write: handler ran first %d times of 50\n", ran_first);
+	}
 	return 0;
 }
