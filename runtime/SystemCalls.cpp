@@ -54,6 +54,10 @@ void scatter(const IoVec *V, uint64_t Count, const uint8_t *From, uint64_t Bytes
 // message's control data.
 constexpr uint64_t MaxLengthAt = 4096, MaxControlBytes = 65536;
 
+// The bytes of one element of data counted in elements: struct sembuf,
+// struct pollfd.
+uint64_t elementBytes(Data K) { return K == Data::InSembufs ? 6 : 8; }
+
 // select's fd_set of Fds bits, as the kernel reads it: whole longs.
 uint64_t fdSetBytes(int64_t Fds) { return Fds < 0 ? ~uint64_t(0) : (uint64_t(Fds) + 63) / 64 * 8; }
 
@@ -346,11 +350,6 @@ long forward(int RowIndex, const long *A) {
     }
     uint64_t Room = SyscallDataBytes - Used, Bytes = 0;
     switch (D.Kind) {
-    case Data::InOutPollFds:
-      if (uint64_t(A[D.Size]) > Room / 8)
-        return -EINVAL_;
-      Bytes = 8 * uint64_t(A[D.Size]);
-      break;
     case Data::InOutFdSet:
       Bytes = fdSetBytes(A[0]);
       break;
@@ -394,9 +393,10 @@ long forward(int RowIndex, const long *A) {
       Bytes = SemidLayout.bytes(Here);
       break;
     case Data::InSembufs:
-      if (uint64_t(A[D.Size]) > Room / 6)
+    case Data::InOutPollFds:
+      if (uint64_t(A[D.Size]) > Room / elementBytes(D.Kind))
         return -EINVAL_;
-      Bytes = 6 * uint64_t(A[D.Size]);
+      Bytes = elementBytes(D.Kind) * uint64_t(A[D.Size]);
       break;
     case Data::InMessage:
       if (uint64_t(A[D.Size]) > Room - 8)
@@ -721,11 +721,6 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     case Data::InOutFixed:
       Size = D.Size;
       break;
-    case Data::InOutPollFds:
-      if (uint64_t(M.Args[D.Size]) > InBytes / 8)
-        return false;
-      Size = 8 * uint64_t(M.Args[D.Size]);
-      break;
     case Data::InOutFdSet:
       Size = fdSetBytes(M.Args[0]);
       break;
@@ -756,9 +751,10 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
       Size = SemidLayout.bytes(Machine);
       break;
     case Data::InSembufs:
-      if (uint64_t(M.Args[D.Size]) > InBytes / 6)
+    case Data::InOutPollFds:
+      if (uint64_t(M.Args[D.Size]) > InBytes / elementBytes(D.Kind))
         return false;
-      Size = 6 * uint64_t(M.Args[D.Size]);
+      Size = elementBytes(D.Kind) * uint64_t(M.Args[D.Size]);
       break;
     case Data::InMessage:
       if (uint64_t(M.Args[D.Size]) > InBytes)
