@@ -669,6 +669,13 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
       node().SyscallsForwarded++;
       continue;
     }
+    case MessageType::ThreadMask: {
+      uint64_t Mask;
+      if (H.Bytes != sizeof Mask || !E.Link.receivePayload(&Mask, sizeof Mask))
+        nodeDied(E, Id);
+      blockAsThreadAway(Mask);
+      continue;
+    }
     case MessageType::Exit: {
       ExitMessage M;
       if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M))

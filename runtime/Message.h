@@ -71,6 +71,9 @@ enum class MessageType : uint32_t {
   // Node -> home, where PageData goes: pages written apart from each
   // other, a PageSetMessage.
   PageSet,
+  // Node -> home: the thread's signal mask, changed by the program there
+  // (a uint64_t); no answer (SignalState.h).
+  ThreadMask,
 };
 
 struct MessageHeader {

@@ -218,6 +218,8 @@ struct NodeState {
   volatile uint64_t HeldSignals;
   // Home: signals that interrupted a call a node forwarded (SignalState.h).
   volatile uint64_t InterruptedBy;
+  // Remote: the thread's signal mask as home last heard of it.
+  uint64_t ThreadMaskAtHome;
 
   TraceBuffer *Trace; // null unless recording a trace (Trace.h)
 };

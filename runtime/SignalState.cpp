@@ -127,6 +127,21 @@ bool takeSignalActions(uint32_t Bytes) {
 void setThreadMask(uint64_t ThreadMask) {
   uint64_t Mask = ThreadMask & ~RuntimeSignals;
   sys::call6(sys::RtSigprocmask, SigSetmask, long(&Mask), 0, 8);
+  node().ThreadMaskAtHome = Mask;
+}
+
+bool threadMaskChanged(uint64_t &Mask) {
+  NodeState &N = node();
+  Mask = threadMask();
+  if (Mask == N.ThreadMaskAtHome)
+    return false;
+  N.ThreadMaskAtHome = Mask;
+  return true;
+}
+
+void blockAsThreadAway(uint64_t ThreadMask) {
+  uint64_t Mask = (ThreadMask & ~RuntimeSignals) | node().HandledSignals;
+  sys::call6(sys::RtSigprocmask, SigSetmask, long(&Mask), 0, 8);
 }
 
 uint64_t takePendingSignals() {

@@ -118,6 +118,16 @@ void setThreadMask(uint64_t ThreadMask);
 /// Node: the thread's mask, as it leaves.
 uint64_t threadMask();
 
+/// Node, after the program's sigprocmask: whether the thread's mask
+/// differs from the one home has, and the mask.  Home must block what the
+/// thread blocks: a signal the program blocked here and whose action is
+/// the default one (SIGTERM) would otherwise end it there.
+bool threadMaskChanged(uint64_t &Mask);
+
+/// Home, while the thread is away: it blocks ThreadMask now (a
+/// ThreadMask message); home blocks those and the handled signals.
+void blockAsThreadAway(uint64_t ThreadMask);
+
 /// Node, as the thread leaves: the program's signals pending here (raised
 /// while blocked) or held, taken from this process so that they go home
 /// instead.

@@ -524,8 +524,15 @@ long runAway(long Number, const long *A) {
       // Page faults and steering must reach this node's handlers.
       uint64_t Set = *reinterpret_cast<const uint64_t *>(A[1]) & ~RuntimeSignals;
       touchData(Row, A);
-      SignalsOpen Unblocked; // a signal pending here arrives as at home
-      return sys::call6(Number, A[0], long(&Set), A[2], 8);
+      long R;
+      {
+        SignalsOpen Unblocked; // a signal pending here arrives as at home
+        R = sys::call6(Number, A[0], long(&Set), A[2], 8);
+      }
+      uint64_t Mask;
+      if (threadMaskChanged(Mask) && !N.HomeLink.send(MessageType::ThreadMask, &Mask, sizeof Mask))
+        lostHome();
+      return R;
     }
     touchData(Row, A);
     {

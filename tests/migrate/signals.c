@@ -16,7 +16,8 @@
  * waits at home (an action without SA_RESTART), and signals sent all the
  * while the thread fetches pages and forwards calls wait for those to
  * end, not corrupt them; a SIGPIPE a forwarded write raises at home runs
- * its handler before the write returns. */
+ * its handler before the write returns; a SIGTERM the thread blocks away
+ * from home (no handler: it would end the program) waits, pending. */
 #include <errno.h>
 #include <fcntl.h>
 #include <popcorn.h>
@@ -231,6 +232,33 @@ int main(void)
 		}
 		popcorn_migrate(0);
 		printf("SIGPIPE of a write: handler ran first %d times of 50\n", ran_first);
+	}
+
+	/* SIGTERM blocked away from home, with its default action (which
+	 * ends the program): sent meanwhile, it waits, pending. */
+	signal(SIGTERM, SIG_DFL);
+	for (int i = 0; i < 2; i++) {
+		fflush(stdout);
+		pid_t sender = fork();
+		if (sender == 0) {
+			usleep(100000);
+			kill(parent, SIGTERM);
+			_exit(0);
+		}
+		popcorn_migrate(away[i]);
+		sigset_t term, pending;
+		sigemptyset(&term);
+		sigaddset(&term, SIGTERM);
+		sigprocmask(SIG_BLOCK, &term, 0);
+		waitpid(sender, 0, 0);
+		usleep(50000);
+		popcorn_migrate(0);
+		sigpending(&pending);
+		int waited = sigismember(&pending, SIGTERM);
+		signal(SIGTERM, SIG_IGN); /* discarded */
+		sigprocmask(SIG_UNBLOCK, &term, 0);
+		signal(SIGTERM, SIG_DFL);
+		printf("SIGTERM blocked away from home: pending %d\n", waited);
 	}
 	return 0;
 }
