@@ -4,7 +4,7 @@
  * runs at home; a signal blocked away stays blocked at home (the mask
  * travels with the thread) and is delivered where it is unblocked; a
  * timer set away (alarm, setitimer: the process's, kept at home) fires
- * at home, its signal waiting while the thread is away; pause() away
+ * at home, its signal waiting while the thread is away; sigsuspend() away
  * waits at home, where the signal arrives; a signal another process sends
  * while the thread is away reaches the handler once it is home; so does
  * one sent to the process group (the terminal's SIGINT, kill(0, ...)),
@@ -90,8 +90,15 @@ int main(void)
 	sigprocmask(SIG_UNBLOCK, &set, 0);
 	printf("unblocked at home: handler ran %d times\n", usr2);
 
+	/* SIGALRM blocked while the loop checks: with pause(), an alarm that
+	 * came after the check and before the pause (the thread's whole trip
+	 * home, under load) left it waiting for ever, as it would at home. */
 	signal(SIGALRM, on_alarm);
+	sigset_t alarm_set, before;
+	sigemptyset(&alarm_set);
+	sigaddset(&alarm_set, SIGALRM);
 	popcorn_migrate(1);
+	sigprocmask(SIG_BLOCK, &alarm_set, &before);
 	struct itimerval it = {{0, 0}, {0, 20000}}, left;
 	if (setitimer(ITIMER_REAL, &it, 0))
 		perror("setitimer away");
@@ -99,7 +106,8 @@ int main(void)
 		perror("getitimer away");
 	printf("a timer set away is running: %d\n", left.it_value.tv_sec || left.it_value.tv_usec);
 	while (!alarms)
-		pause(); /* at home: popcorn-clang sends the thread there first */
+		sigsuspend(&before); /* at home: popcorn-clang sends the thread there first */
+	sigprocmask(SIG_SETMASK, &before, 0);
 	printf("its signal reached the handler %d time(s)\n", alarms);
 	popcorn_migrate(2);
 	alarm(1);
