@@ -29,9 +29,9 @@ void copy(void *To, const void *From, uint64_t N) { __builtin_memcpy(To, From, N
 uint64_t least(uint64_t A, uint64_t B) { return A < B ? A : B; }
 
 // The bytes of Count iovecs at V, at most Room of them, gathered at To.
-uint64_t gather(const IoVec *V, uint64_t Count, uint8_t *To, uint64_t Room) {
+uint64_t gather(const IoVec *V, int64_t Count, uint8_t *To, uint64_t Room) {
   uint64_t Used = 0;
-  for (uint64_t K = 0; K < Count && Used < Room; K++) {
+  for (int64_t K = 0; K < Count && Used < Room; K++) {
     uint64_t Part = least(V[K].Bytes, Room - Used);
     copy(To + Used, reinterpret_cast<const void *>(V[K].Base), Part);
     Used += Part;
@@ -39,10 +39,18 @@ uint64_t gather(const IoVec *V, uint64_t Count, uint8_t *To, uint64_t Room) {
   return Used;
 }
 
+// The bytes Count iovecs at V hold.
+uint64_t iovecBytes(const IoVec *V, int64_t Count) {
+  uint64_t Total = 0;
+  for (int64_t K = 0; K < Count; K++)
+    Total += V[K].Bytes;
+  return Total;
+}
+
 // Bytes bytes at From, scattered over Count iovecs at V.
-void scatter(const IoVec *V, uint64_t Count, const uint8_t *From, uint64_t Bytes) {
+void scatter(const IoVec *V, int64_t Count, const uint8_t *From, uint64_t Bytes) {
   uint64_t Done = 0;
-  for (uint64_t K = 0; K < Count && Done < Bytes; K++) {
+  for (int64_t K = 0; K < Count && Done < Bytes; K++) {
     uint64_t Part = least(V[K].Bytes, Bytes - Done);
     copy(reinterpret_cast<void *>(V[K].Base), From + Done, Part);
     Done += Part;
@@ -76,10 +84,8 @@ struct KernelMsghdr {
 MsghdrSizes roomsOf(const KernelMsghdr &M) {
   MsghdrSizes S{uint32_t(M.Name ? least(M.NameBytes, MaxLengthAt) : 0), 0,
                 M.Control ? least(M.ControlBytes, MaxControlBytes) : 0, 0};
-  auto *V = reinterpret_cast<const IoVec *>(M.Iov);
-  for (uint64_t K = 0; K < M.IovCount; K++)
-    S.DataBytes += V[K].Bytes;
-  S.DataBytes = least(S.DataBytes, SyscallDataBytes - sizeof S - S.NameBytes - S.ControlBytes);
+  S.DataBytes = least(iovecBytes(reinterpret_cast<const IoVec *>(M.Iov), int64_t(M.IovCount)),
+                      SyscallDataBytes - sizeof S - S.NameBytes - S.ControlBytes);
   return S;
 }
 
@@ -94,7 +100,7 @@ uint64_t packMsghdr(const KernelMsghdr &M, uint8_t *To, uint64_t Room) {
   uint8_t *Name = To + sizeof S, *Control = Name + S.NameBytes, *Data = Control + S.ControlBytes;
   copy(Name, reinterpret_cast<const void *>(M.Name), S.NameBytes);
   copy(Control, reinterpret_cast<const void *>(M.Control), S.ControlBytes);
-  S.DataBytes = gather(reinterpret_cast<const IoVec *>(M.Iov), M.IovCount, Data,
+  S.DataBytes = gather(reinterpret_cast<const IoVec *>(M.Iov), int64_t(M.IovCount), Data,
                        Room - uint64_t(Data - To));
   copy(To, &S, sizeof S);
   return uint64_t(Data - To) + S.DataBytes;
@@ -114,7 +120,7 @@ void unpackMsghdr(KernelMsghdr &M, const uint8_t *From, uint64_t Bytes) {
   From += sizeof Got;
   copy(reinterpret_cast<void *>(M.Name), From, Name);
   copy(reinterpret_cast<void *>(M.Control), From + Name, Control);
-  scatter(reinterpret_cast<const IoVec *>(M.Iov), M.IovCount, From + Name + Control, Data);
+  scatter(reinterpret_cast<const IoVec *>(M.Iov), int64_t(M.IovCount), From + Name + Control, Data);
   M.NameBytes = Got.NameBytes;
   M.ControlBytes = Control;
   M.Flags = Got.Flags;
@@ -379,7 +385,7 @@ long forward(int RowIndex, const long *A) {
       continue;
     }
     case Data::In:
-      Bytes = uint64_t(A[D.Size]) < Room ? uint64_t(A[D.Size]) : Room;
+      Bytes = least(uint64_t(A[D.Size]), Room);
       M.Args[D.Size] = int64_t(Bytes);
       break;
     case Data::InFixed:
@@ -404,11 +410,10 @@ long forward(int RowIndex, const long *A) {
       Bytes = 8 + uint64_t(A[D.Size]);
       break;
     case Data::OutMessage:
-      M.Args[D.Size] = uint64_t(A[D.Size]) < SyscallDataBytes - 8 ? A[D.Size]
-                                                                 : int64_t(SyscallDataBytes - 8);
+      M.Args[D.Size] = int64_t(least(uint64_t(A[D.Size]), SyscallDataBytes - 8));
       continue;
     case Data::OutEpollEvents:
-      M.Args[D.Size] = uint64_t(A[D.Size]) < MaxEpollEvents ? A[D.Size] : int64_t(MaxEpollEvents);
+      M.Args[D.Size] = int64_t(least(uint64_t(A[D.Size]), MaxEpollEvents));
       continue;
     case Data::String:
       Bytes = __builtin_strlen(static_cast<const char *>(P)) + 1;
@@ -416,22 +421,18 @@ long forward(int RowIndex, const long *A) {
         return -ENAMETOOLONG_;
       break;
     case Data::InIovec:
-      Bytes = gather(static_cast<const IoVec *>(P), uint64_t(A[D.Size]), Buf + Used, Room);
+      Bytes = gather(static_cast<const IoVec *>(P), A[D.Size], Buf + Used, Room);
       M.Args[D.Arg] = int64_t(Used);
       M.Args[D.Size] = int64_t(Bytes);
       Used += Bytes;
       continue;
     case Data::Out:
-      M.Args[D.Size] = uint64_t(A[D.Size]) < SyscallDataBytes ? A[D.Size] : int64_t(SyscallDataBytes);
+      M.Args[D.Size] = int64_t(least(uint64_t(A[D.Size]), SyscallDataBytes));
       continue;
-    case Data::OutIovec: {
-      auto *V = static_cast<const IoVec *>(P);
-      uint64_t Total = 0;
-      for (long K = 0; K < A[D.Size]; K++)
-        Total += V[K].Bytes;
-      M.Args[D.Size] = int64_t(Total < SyscallDataBytes ? Total : SyscallDataBytes);
+    case Data::OutIovec:
+      M.Args[D.Size] = int64_t(
+          least(iovecBytes(static_cast<const IoVec *>(P), A[D.Size]), SyscallDataBytes));
       continue;
-    }
     default:
       continue;
     }
@@ -471,7 +472,7 @@ long forward(int RowIndex, const long *A) {
     if (Bytes > End - At)
       break;
     if (D.Kind == Data::OutIovec) {
-      scatter(reinterpret_cast<const IoVec *>(A[D.Arg]), uint64_t(A[D.Size]), Buf + At, Bytes);
+      scatter(reinterpret_cast<const IoVec *>(A[D.Arg]), A[D.Size], Buf + At, Bytes);
     } else if (D.Kind == Data::OutMsghdr) {
       unpackMsghdr(*reinterpret_cast<KernelMsghdr *>(A[D.Arg]), Buf + At, Bytes);
     } else if (D.Kind == Data::OutLengthAt) {
@@ -872,7 +873,7 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     const uint8_t *From = Outs[I].At;
     uint64_t Bytes = Outs[I].Room;
     if (D.Kind == Data::Out || D.Kind == Data::OutIovec)
-      Bytes = Result > 0 ? (uint64_t(Result) < Bytes ? uint64_t(Result) : Bytes) : 0;
+      Bytes = Result > 0 ? least(uint64_t(Result), Bytes) : 0;
     if (D.Kind == Data::OutStat || D.Kind == Data::OutSemid) {
       const Layout &L = D.Kind == Data::OutStat ? StatLayout : SemidLayout;
       convert(L, Kernel, Here, Converted, Machine);
