@@ -10,8 +10,10 @@
 //
 // While the thread is away, home blocks every signal the program handles:
 // its handler would otherwise run on home's serving loop, over memory the
-// node may hold newer copies of.  A signal without a handler takes its
-// default action at once (a SIGTERM still ends the program).  One with a
+// node may hold newer copies of.  It blocks those the thread blocks too
+// (the thread's mask, and each change the program makes to it on a
+// node).  Any other signal without a handler takes its default action at
+// once (a SIGTERM still ends the program).  One with a
 // handler (the alarm the program set, a child that ended, a terminal's
 // SIGINT) goes on to the thread, on a node home started: home watches
 // those signals with a signalfd while it waits for the node's next
@@ -22,10 +24,10 @@
 // ran, as at home), and holds it while the thread uses the link (a page
 // fault served, a call forwarded): a handler run then could begin an
 // exchange in the middle of another.  One that comes as the thread
-// leaves goes home with it, pending.  A node over TCP has no process of
-// home's; its signals wait, pending at home, until the thread is back,
-// as do those that arrive while home runs a call a node forwarded (a
-// read of a pipe waits at home, where the signal is blocked).  The
+// leaves goes home with it, pending.  Those that arrive while home runs a
+// call the node forwarded go back with the call's result
+// (InterruptibleCall).  A node over TCP has no process of home's; its
+// signals wait, pending at home, until the thread is back.  The
 // handler sees the signal raised by its own process (si_pid, si_value
 // are not the sender's).
 //
@@ -158,12 +160,11 @@ void passSignalsAway(int Node);
 /// running their handlers here: all but those KeptBlocked (the thread's
 /// mask, or the call's own: ppoll's, pselect6's), and for a call the
 /// kernel restarts, only those whose action has no SA_RESTART.  Each that
-/// arrives is noted, and queued to the node before the call's result
-/// goes, in the result's message (Arrived), so that the node raises it as
-/// the exchange ends and its handler runs before the call returns EINTR
-/// there.  The others that arrive meanwhile go with the result too, and
-/// are pending there as the call returns: at home they would not have
-/// ended it either.  (Queued to the node, as the signalfd's are while the
+/// arrives is noted and goes to the node in the call's result message
+/// (Arrived), so that the node raises it as the exchange ends and its
+/// handler runs before the call returns EINTR there.  The others that
+/// arrive meanwhile go with the result too, and are pending there as the
+/// call returns: at home they would not have ended it either.  (Queued to the node, as the signalfd's are while the
 /// thread runs there, one could come after the call returned: the program
 /// then saw a write's EPIPE before its SIGPIPE handler ran, gnulib's
 /// test-sigpipe.)  Nothing changes for a TCP node.
@@ -173,7 +174,7 @@ struct InterruptibleCall {
   InterruptibleCall(const InterruptibleCall &) = delete;
   InterruptibleCall &operator=(const InterruptibleCall &) = delete;
   uint64_t Signals; // unblocked for the call
-  bool PassOn;      // the others that arrive meanwhile go to the node after it
+  bool PassOn;      // the others that arrive meanwhile go with the result too
   uint64_t &Arrived;
 };
 
