@@ -246,11 +246,15 @@ int main(void)
 	 * ends the program): sent meanwhile, it waits, pending. */
 	signal(SIGTERM, SIG_DFL);
 	for (int i = 0; i < 2; i++) {
+		int go[2];
+		if (pipe(go))
+			break;
 		fflush(stdout);
 		pid_t sender = fork();
-		if (sender == 0) {
-			usleep(100000);
-			kill(parent, SIGTERM);
+		if (sender == 0) { /* sends once the thread has blocked it */
+			char c;
+			if (read(go[0], &c, 1) == 1)
+				kill(parent, SIGTERM);
 			_exit(0);
 		}
 		popcorn_migrate(away[i]);
@@ -258,7 +262,10 @@ int main(void)
 		sigemptyset(&term);
 		sigaddset(&term, SIGTERM);
 		sigprocmask(SIG_BLOCK, &term, 0);
+		write(go[1], "x", 1);
 		waitpid(sender, 0, 0);
+		close(go[0]);
+		close(go[1]);
 		usleep(50000);
 		popcorn_migrate(0);
 		sigpending(&pending);
