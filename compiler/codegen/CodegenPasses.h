@@ -15,6 +15,7 @@ class MachineFunctionPass;
 class MachineInstr;
 class Module;
 class TargetMachine;
+class Twine;
 } // namespace llvm
 
 namespace popcorn {
@@ -26,8 +27,16 @@ bool isRecordedCall(const llvm::MachineInstr &MI);
 void runCallFreeIRPasses(llvm::Module &M, llvm::TargetMachine &TM);
 // Before register allocation, in SSA form.
 llvm::MachineFunctionPass *createRematerializeAcrossCallsPass();
-// Last, after every pass that moves registers: a violation is a compile error.
+// After register allocation, before frame indices become addresses: no
+// stack slot the record does not name is live across a recorded call.
+llvm::MachineFunctionPass *createVerifyCallSiteSlotsPass(llvm::StringRef IsaName);
+// Last, after every pass that moves registers: no register the record does
+// not name is live across a recorded call.
 llvm::MachineFunctionPass *createVerifyCallSiteRecordsPass(llvm::StringRef IsaName);
+// The compile error both checks end with: Place (a register, a stack slot)
+// holds a value across Call that no record describes.
+[[noreturn]] void reportUnrecorded(const llvm::MachineInstr &Call, const llvm::Twine &Place,
+                                   llvm::StringRef IsaName);
 
 } // namespace popcorn
 

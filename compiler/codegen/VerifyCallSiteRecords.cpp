@@ -63,15 +63,14 @@ static bool isRecordedLocation(const MachineInstr &Call, MCPhysReg Reg,
   return false;
 }
 
-[[noreturn]] static void reportUnrecorded(const MachineInstr &Call, MCPhysReg Reg,
-                                          const TargetRegisterInfo &TRI, StringRef IsaName) {
+void reportUnrecorded(const MachineInstr &Call, const Twine &Place, StringRef IsaName) {
   const Function &F = Call.getMF()->getFunction();
   std::string Where = F.getParent()->getSourceFileName();
   if (const DebugLoc &Loc = Call.getDebugLoc())
     Where += ":" + std::to_string(Loc.getLine());
   WithColor::error(errs(), "popcorn-llc")
       << Where << ": in function '" << F.getName() << "', the " << IsaName
-      << " back end keeps a value of its own in " << TRI.getName(Reg)
+      << " back end keeps a value of its own in " << Place
       << " across the call with record " << format_hex(StatepointOpers(&Call).getID(), 18)
       << "; no record describes it, so a migration would lose it.  This is a "
          "popcorn-llc bug: please report it with this file.\n";
@@ -128,7 +127,7 @@ bool VerifyCallSiteRecords::runOnMachineFunction(MachineFunction &MF) {
         for (MCPhysReg Reg : Live)
           if (!MRI.isReserved(Reg) && !MI.modifiesRegister(Reg, &TRI) &&
               !isRecordedLocation(MI, Reg, TRI))
-            reportUnrecorded(MI, Reg, TRI, IsaName);
+            reportUnrecorded(MI, TRI.getName(Reg), IsaName);
       Live.stepBackward(MI);
     }
   }

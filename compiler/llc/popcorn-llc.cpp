@@ -66,6 +66,13 @@ static cl::opt<bool> StripDebug(
     cl::desc("Drop debug information (the line tables popcorn-clang adds for call-site records)"),
     cl::cat(Category));
 
+// Off only in the tests of the call-site checks: they must then find the
+// values the pass would have computed again.
+static cl::opt<bool> RematerializeAcrossCalls(
+    "popcorn-remat-across-calls", cl::Hidden, cl::init(true),
+    cl::desc("Compute frame addresses and constants again after recorded calls"),
+    cl::cat(Category));
+
 static const char *ToolName = "popcorn-llc";
 
 // Back ends run on threads of their own, so the first failure ends the
@@ -151,10 +158,17 @@ static SmallVector<char, 0> compileForIsa(MemoryBufferRef Bitcode, const IsaInfo
   TargetPassConfig *Config = LTM.createPassConfig(PM);
   PM.add(Config);
   PM.add(MMIWP);
-  Config->insertPass(&PeepholeOptimizerID, createRematerializeAcrossCallsPass());
+  // Last of the SSA passes: at -O0 the only one is local stack slot
+  // allocation, whose frame bases must be computed again after calls too
+  // (the fast register allocator would spill them, unrecorded).
+  if (RematerializeAcrossCalls)
+    Config->insertPass(TM->getOptLevel() == CodeGenOptLevel::None ? &LocalStackSlotAllocationID
+                                                                   : &PeepholeOptimizerID,
+                       createRematerializeAcrossCallsPass());
   // It would take those copies out again: a register known to hold the
   // same value after a call that preserves it is not set a second time.
   Config->disablePass(&MachineLateInstrsCleanupID);
+  Config->insertPass(&FixupStatepointCallerSavedID, createVerifyCallSiteSlotsPass(Info.Name));
   Config->insertPass(&StackMapLivenessID, createVerifyCallSiteRecordsPass(Info.Name));
   if (Config->addISelPasses())
     fail("the " + Twine(Info.Name) + " back end cannot select instructions");

@@ -1,0 +1,179 @@
+//===- VerifyCallSiteSlots.cpp - No unrecorded stack slot lives across a call //
+//
+// The stack half of VerifyCallSiteRecords: at every recorded call, each
+// stack slot that the code after the call reads before writing it must be
+// one the record names.  A rewrite fills the recorded slots of the
+// destination frame and nothing else; any other slot holds what happened
+// to be there on the destination ISA, and the code reads it back as its own.
+//
+// The register allocator's spill slots are where this happens: at -O0 the
+// fast allocator keeps every value live across a call in a slot of its own,
+// and aarch64 kept the address of a native object there (x29-0x60, stored to
+// [sp,#0x88] before the call and reloaded after it), which is a different
+// address on x86-64.  Such values must be computed again after the call
+// (RematerializeAcrossCalls.cpp) or carried in a recorded slot.
+//
+// Runs after register allocation and the statepoint fix-up, while slots are
+// still frame indices: prologue insertion turns them into addresses.  An
+// instruction that names a slot reads it, but for a store that overwrites
+// the whole slot and the lifetime markers; taking a slot's address is a read.
+//
+//===----------------------------------------------------------------------===//
+#include "CodegenPasses.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/CodeGen/MachineFrameInfo.h"
+#include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/CodeGen/StackMaps.h"
+#include "llvm/Support/Debug.h"
+#include <optional>
+
+#define DEBUG_TYPE "popcorn-verify-call-site-slots"
+
+using namespace llvm;
+
+namespace popcorn {
+namespace {
+
+struct VerifyCallSiteSlots : MachineFunctionPass {
+  static char ID;
+  StringRef IsaName;
+  explicit VerifyCallSiteSlots(StringRef IsaName) : MachineFunctionPass(ID), IsaName(IsaName) {}
+  StringRef getPassName() const override { return "Popcorn verify call-site slots"; }
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.setPreservesAll();
+    MachineFunctionPass::getAnalysisUsage(AU);
+  }
+  bool runOnMachineFunction(MachineFunction &MF) override;
+};
+
+char VerifyCallSiteSlots::ID = 0;
+
+// The function's frame objects, fixed ones (negative indices) included, as
+// bits of a vector.
+struct SlotNumbering {
+  int Begin;
+  unsigned Count;
+  explicit SlotNumbering(const MachineFrameInfo &MFI)
+      : Begin(MFI.getObjectIndexBegin()), Count(MFI.getObjectIndexEnd() - Begin) {}
+  unsigned bit(int FrameIndex) const { return FrameIndex - Begin; }
+  int slot(unsigned Bit) const { return int(Bit) + Begin; }
+};
+
+} // namespace
+
+// The slot a store writes whole, if MI is one: a store, and nothing else,
+// through its one slot operand, of the slot's size.  Spills are, and so are
+// the stores that carry a value across a call and x87's conversion temporaries.
+static std::optional<int> overwrittenSlot(const MachineInstr &MI, const MachineFrameInfo &MFI) {
+  if (!MI.mayStore() || MI.mayLoad() || !MI.hasOneMemOperand())
+    return std::nullopt;
+  std::optional<int> Slot;
+  for (const MachineOperand &MO : MI.operands())
+    if (MO.isFI()) {
+      if (Slot)
+        return std::nullopt;
+      Slot = MO.getIndex();
+    }
+  if (!Slot)
+    return std::nullopt;
+  LocationSize Size = (*MI.memoperands_begin())->getSize();
+  if (!Size.hasValue() || Size.isScalable() ||
+      Size.getValue().getFixedValue() != uint64_t(MFI.getObjectSize(*Slot)))
+    return std::nullopt;
+  return Slot;
+}
+
+// Steps slot liveness back over MI.
+static void stepBackward(const MachineInstr &MI, BitVector &Live, const SlotNumbering &Slots,
+                         const MachineFrameInfo &MFI) {
+  if (MI.isDebugInstr())
+    return;
+  if (MI.getOpcode() == TargetOpcode::LIFETIME_START ||
+      MI.getOpcode() == TargetOpcode::LIFETIME_END) {
+    Live.reset(Slots.bit(MI.getOperand(0).getIndex()));
+    return;
+  }
+  std::optional<int> Overwritten = overwrittenSlot(MI, MFI);
+  if (Overwritten)
+    Live.reset(Slots.bit(*Overwritten));
+  for (const MachineOperand &MO : MI.operands())
+    if (MO.isFI() && MO.getIndex() != Overwritten)
+      Live.set(Slots.bit(MO.getIndex()));
+}
+
+static bool isRecordedSlot(const MachineInstr &Call, int FrameIndex) {
+  StatepointOpers Operands(&Call);
+  for (unsigned I = Operands.getVarIdx(), E = Call.getNumOperands(); I != E; ++I) {
+    const MachineOperand &MO = Call.getOperand(I);
+    if (MO.isFI() && MO.getIndex() == FrameIndex)
+      return true;
+  }
+  return false;
+}
+
+static std::string describeSlot(const MachineFrameInfo &MFI, int FrameIndex) {
+  std::string Kind = MFI.isFixedObjectIndex(FrameIndex) ? "fixed stack slot"
+                     : MFI.isSpillSlotObjectIndex(FrameIndex) ? "spill slot"
+                                                              : "stack slot";
+  return Kind + " " + std::to_string(FrameIndex) + " (" +
+         std::to_string(MFI.getObjectSize(FrameIndex)) + " bytes)";
+}
+
+bool VerifyCallSiteSlots::runOnMachineFunction(MachineFunction &MF) {
+  if (llvm::none_of(MF, [](const MachineBasicBlock &B) {
+        return llvm::any_of(B, [](const MachineInstr &MI) { return isRecordedCall(MI); });
+      }))
+    return false;
+  const MachineFrameInfo &MFI = MF.getFrameInfo();
+  SlotNumbering Slots(MFI);
+
+  // Backward liveness to a fixed point, as VerifyCallSiteRecords does for
+  // registers.
+  DenseMap<const MachineBasicBlock *, BitVector> LiveIn;
+  ReversePostOrderTraversal<MachineFunction *> RPO(&MF);
+  SmallVector<MachineBasicBlock *, 32> PostOrder(RPO.begin(), RPO.end());
+  std::reverse(PostOrder.begin(), PostOrder.end());
+  auto liveOut = [&](const MachineBasicBlock &Block) {
+    BitVector Live(Slots.Count);
+    for (const MachineBasicBlock *Succ : Block.successors())
+      if (auto It = LiveIn.find(Succ); It != LiveIn.end())
+        Live |= It->second;
+    return Live;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (MachineBasicBlock *Block : PostOrder) {
+      BitVector Live = liveOut(*Block);
+      for (const MachineInstr &MI : reverse(*Block))
+        stepBackward(MI, Live, Slots, MFI);
+      BitVector &Old = LiveIn[Block];
+      if (Old != Live) {
+        Old = std::move(Live);
+        Changed = true;
+      }
+    }
+  }
+
+  for (MachineBasicBlock *Block : PostOrder) {
+    BitVector Live = liveOut(*Block);
+    for (const MachineInstr &MI : reverse(*Block)) {
+      if (isRecordedCall(MI))
+        for (unsigned Bit : Live.set_bits()) {
+          int FrameIndex = Slots.slot(Bit);
+          if (!MFI.isDeadObjectIndex(FrameIndex) && !isRecordedSlot(MI, FrameIndex))
+            reportUnrecorded(MI, describeSlot(MFI, FrameIndex), IsaName);
+        }
+      stepBackward(MI, Live, Slots, MFI);
+    }
+  }
+  LLVM_DEBUG(dbgs() << "popcorn: " << MF.getName() << ": no unrecorded slot across a call\n");
+  return false;
+}
+
+MachineFunctionPass *createVerifyCallSiteSlotsPass(StringRef IsaName) {
+  return new VerifyCallSiteSlots(IsaName);
+}
+
+} // namespace popcorn
