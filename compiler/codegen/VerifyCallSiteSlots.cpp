@@ -17,6 +17,8 @@
 // still frame indices: prologue insertion turns them into addresses.  An
 // instruction that names a slot reads it, but for a store that overwrites
 // the whole slot and the lifetime markers; taking a slot's address is a read.
+// Calls whose records a rewrite never resumes (incomplete, or with a
+// va_list live) are not checked: nothing is written into their frames.
 //
 //===----------------------------------------------------------------------===//
 #include "CodegenPasses.h"
@@ -26,6 +28,7 @@
 #include "llvm/CodeGen/MachineFrameInfo.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/StackMaps.h"
+#include "popcorn/CallSiteRecord.h"
 #include "llvm/Support/Debug.h"
 #include <optional>
 
@@ -63,9 +66,20 @@ struct SlotNumbering {
 
 } // namespace
 
-// The slot a store writes whole, if MI is one: a store, and nothing else,
-// through its one slot operand, of the slot's size.  Spills are, and so are
-// the stores that carry a value across a call and x87's conversion temporaries.
+// The program's own stack objects (allocas) are the IR's business: every
+// record of a function names those left on the native stack, and a value
+// carried across a call in one is named by that call's record
+// (RecordCallSites.cpp).  The back end's own slots are checked here: spill
+// slots, temporaries (x87 conversions, by-value copies) and the fixed
+// objects of incoming arguments.
+static bool isBackEndSlot(const MachineFrameInfo &MFI, int FrameIndex) {
+  return MFI.isSpillSlotObjectIndex(FrameIndex) || !MFI.getObjectAllocation(FrameIndex);
+}
+
+// The slot a store begins a value in, if MI is one: a store, and nothing
+// else, through its one slot operand, filling the slot or spilling a value
+// into it (of any width: spill slot colouring gives one slot to values of
+// several sizes).
 static std::optional<int> overwrittenSlot(const MachineInstr &MI, const MachineFrameInfo &MFI) {
   if (!MI.mayStore() || MI.mayLoad() || !MI.hasOneMemOperand())
     return std::nullopt;
@@ -76,13 +90,13 @@ static std::optional<int> overwrittenSlot(const MachineInstr &MI, const MachineF
         return std::nullopt;
       Slot = MO.getIndex();
     }
-  if (!Slot)
-    return std::nullopt;
+  if (!Slot || MFI.isSpillSlotObjectIndex(*Slot))
+    return Slot;
   LocationSize Size = (*MI.memoperands_begin())->getSize();
-  if (!Size.hasValue() || Size.isScalable() ||
-      Size.getValue().getFixedValue() != uint64_t(MFI.getObjectSize(*Slot)))
-    return std::nullopt;
-  return Slot;
+  if (Size.hasValue() && !Size.isScalable() &&
+      Size.getValue().getFixedValue() == uint64_t(MFI.getObjectSize(*Slot)))
+    return Slot;
+  return std::nullopt;
 }
 
 // Steps slot liveness back over MI.
@@ -111,6 +125,17 @@ static bool isRecordedSlot(const MachineInstr &Call, int FrameIndex) {
       return true;
   }
   return false;
+}
+
+// Whether a rewrite may resume Call: its record is complete and no va_list
+// (which points into the native frame) may be live there.
+static bool isResumable(const MachineInstr &Call) {
+  StatepointOpers Operands(&Call);
+  unsigned HeaderIdx = Operands.getNumDeoptArgsIdx() + 2; // after ConstantOp
+  if (Operands.getNumDeoptArgs() == 0 || !Call.getOperand(HeaderIdx).isImm())
+    return false;
+  uint64_t Header = Call.getOperand(HeaderIdx).getImm();
+  return (Header & CSR_COMPLETE) && !(Header & CSR_VA_LIST);
 }
 
 static std::string describeSlot(const MachineFrameInfo &MFI, int FrameIndex) {
@@ -159,10 +184,11 @@ bool VerifyCallSiteSlots::runOnMachineFunction(MachineFunction &MF) {
   for (MachineBasicBlock *Block : PostOrder) {
     BitVector Live = liveOut(*Block);
     for (const MachineInstr &MI : reverse(*Block)) {
-      if (isRecordedCall(MI))
+      if (isRecordedCall(MI) && isResumable(MI))
         for (unsigned Bit : Live.set_bits()) {
           int FrameIndex = Slots.slot(Bit);
-          if (!MFI.isDeadObjectIndex(FrameIndex) && !isRecordedSlot(MI, FrameIndex))
+          if (isBackEndSlot(MFI, FrameIndex) && !MFI.isDeadObjectIndex(FrameIndex) &&
+              !isRecordedSlot(MI, FrameIndex))
             reportUnrecorded(MI, describeSlot(MFI, FrameIndex), IsaName);
         }
       stepBackward(MI, Live, Slots, MFI);
