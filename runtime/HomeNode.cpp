@@ -48,62 +48,6 @@ namespace {
 
 constexpr uint16_t Here = sys::Here;
 
-uint16_t machineOf(const char *Isa, size_t Length) {
-  if (Length == 6 && !strncmp(Isa, "x86_64", 6))
-    return EmX86_64;
-  if (Length == 7 && !strncmp(Isa, "aarch64", 7))
-    return EmAArch64;
-  return 0;
-}
-
-// One "ID:ISA:LAUNCHER" entry of POPCORN_NODES; LAUNCHER is native, qemu
-// or tcp:ADDRESS:PORT (an IPv6 address has colons of its own: the port is
-// after the last).
-bool readNode(const char *Entry, const char *End) {
-  NodeState &N = node();
-  const char *After = Entry;
-  uint64_t Id;
-  if (!readUnsigned(After, MaxNodes - 1, Id) || *After != ':')
-    return false;
-  const char *Isa = After + 1;
-  const char *IsaEnd = Isa;
-  while (IsaEnd < End && *IsaEnd != ':')
-    IsaEnd++;
-  if (IsaEnd == End)
-    return false;
-  NodeEntry &E = N.Nodes[Id];
-  E.Machine = machineOf(Isa, size_t(IsaEnd - Isa));
-  const char *How = IsaEnd + 1;
-  size_t HowLength = size_t(End - How);
-  if (!E.Machine)
-    return false;
-  if (HowLength == 6 && !strncmp(How, "native", 6) && E.Machine == Here) {
-    E.How = Launcher::Native;
-  } else if (HowLength == 4 && !strncmp(How, "qemu", 4)) {
-    E.How = Launcher::Qemu;
-  } else if (HowLength > 4 && !strncmp(How, "tcp:", 4)) {
-    const char *Host = How + 4;
-    const char *Colon = End;
-    while (Colon > Host && Colon[-1] != ':')
-      Colon--;
-    size_t HostLength = Colon > Host ? size_t(Colon - 1 - Host) : 0;
-    const char *PortEnd = Colon;
-    uint64_t Port;
-    if (!HostLength || HostLength >= sizeof E.Host || !readUnsigned(PortEnd, 65535, Port) ||
-        PortEnd != End || !Port)
-      return false;
-    memcpy(E.Host, Host, HostLength);
-    E.Host[HostLength] = 0;
-    E.Port = uint16_t(Port);
-    E.How = Launcher::Tcp;
-  } else {
-    return false;
-  }
-  if (Id >= N.NodeCount)
-    N.NodeCount = int(Id + 1);
-  return true;
-}
-
 const char *environment(char **Envp, const char *Name) {
   size_t Length = strlen(Name);
   for (; *Envp; Envp++)
@@ -809,10 +753,6 @@ void moveRuntimeDescriptor(long Fd) {
     awaySignalDescriptorMoved(Moved);
 }
 
-const char *isaName(uint16_t Machine) {
-  return Machine == EmX86_64 ? "x86_64" : Machine == EmAArch64 ? "aarch64" : nullptr;
-}
-
 bool readNodeTable(char **Envp) {
   NodeState &N = node();
   N.Self = 0;
@@ -830,32 +770,25 @@ bool readNodeTable(char **Envp) {
     }
     N.TimeoutMs = int(Ms);
   }
-  // By default: this process, then each ISA on this machine (natively if
-  // it is this one's, else under qemu-user), then this ISA again.
-  N.NodeCount = 3;
-  N.Nodes[0] = {Here, Launcher::Native, {}, 0, {}, 0};
-  N.Nodes[1] = {EmAArch64, Here == EmAArch64 ? Launcher::Native : Launcher::Qemu, {}, 0, {}, 0};
-  N.Nodes[2] = {EmX86_64, Here == EmX86_64 ? Launcher::Native : Launcher::Qemu, {}, 0, {}, 0};
-  const char *Table = environment(Envp, "POPCORN_NODES");
-  if (!Table)
-    return true;
-  N.NodeCount = 0;
-  for (const char *P = Table; *P;) {
-    const char *End = strchr(P, ',');
-    if (!End)
-      End = P + strlen(P);
-    if (!readNode(P, End)) {
-      Line() << "popcorn: POPCORN_NODES: '" << P
-             << "' is not ID:ISA:LAUNCHER (ISA x86_64 or aarch64, LAUNCHER native, qemu or "
-                "tcp:HOST:PORT)";
+  NodePlace Places[MaxNodes] = {};
+  if (const char *List = environment(Envp, "POPCORN_NODES")) {
+    char Reason[200];
+    TextBuffer Why(Reason, sizeof Reason);
+    if (!readNodeList(List, Here, Places, N.NodeCount, Why)) {
+      Line() << "popcorn: POPCORN_NODES: " << Why.str();
       return false;
     }
-    P = *End ? End + 1 : End;
+  } else {
+    // This process, then each ISA on this machine (natively if it is this
+    // one's, else under qemu-user), then this ISA again.
+    N.NodeCount = 3;
+    const uint16_t Machines[] = {Here, EmAArch64, EmX86_64};
+    for (int I = 0; I < N.NodeCount; I++)
+      Places[I] = {Machines[I], Machines[I] == Here ? Launcher::Native : Launcher::Qemu, {}, 0};
   }
-  if (!N.NodeCount || N.Nodes[0].Machine != Here || N.Nodes[0].How != Launcher::Native) {
-    Line() << "popcorn: POPCORN_NODES: node 0 must be this process (" << isaName(Here)
-           << ":native)";
-    return false;
+  for (int I = 0; I < MaxNodes; I++) {
+    N.Nodes[I] = NodeEntry{};
+    static_cast<NodePlace &>(N.Nodes[I]) = Places[I];
   }
   return true;
 }

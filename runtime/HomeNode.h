@@ -9,6 +9,7 @@
 #ifndef POPCORN_RUNTIME_HOMENODE_H
 #define POPCORN_RUNTIME_HOMENODE_H
 
+#include "NodeList.h"
 #include "RegisterSet.h"
 
 namespace popcorn {
@@ -23,9 +24,6 @@ int migrateAway(RegisterSet &Registers, int Target);
 
 /// One line on stderr with what migration cost so far (POPCORN_LOG=stats).
 void reportMigrations();
-
-/// "x86_64" or "aarch64", or null for no such ISA.
-const char *isaName(uint16_t Machine);
 
 /// Whether Fd is one of the runtime's own at home (its control socket, a
 /// link to a node): not the program's to close.

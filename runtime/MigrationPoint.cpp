@@ -170,10 +170,29 @@ void report() {
     L << ", " << Stats.Refused << " refused";
 }
 
-uint64_t everyOf(const char *Schedule) {
-  const char *Every = settingOf(Schedule, "every");
-  uint64_t N = Every ? strtoull(Every, nullptr, 10) : 1;
-  return N ? N : 1;
+// POPCORN_SELFTEST's period: POPCORN_MIGRATE's every=, the one setting
+// it takes (default 1).
+uint64_t selfTestEvery() {
+  ScheduleSettings S;
+  readSchedule(S);
+  if (S.RandomBelow || S.AfterNs || S.PeriodNs || *S.At || S.CycleLength) {
+    Line() << "popcorn: POPCORN_SELFTEST: POPCORN_MIGRATE may set every=N only (how often the"
+              " stack is rewritten), not '"
+           << getenv("POPCORN_MIGRATE") << "'";
+    exit(2);
+  }
+  return S.Every ? S.Every : 1;
+}
+
+// The check takes every migration point, in place of a schedule or the
+// self-test: asked for together, the others would silently not run.
+void refuseBesideCheck(const char *Other) {
+  const char *Value = getenv(Other);
+  if (!Value || !*Value)
+    return;
+  Line() << "popcorn: POPCORN_CHECK_UNWIND: runs alone, and " << Other << " is set ('" << Value
+         << "'); unset one of them";
+  exit(2);
 }
 
 void reportAtHome() {
@@ -192,9 +211,11 @@ __attribute__((constructor)) void readSettings() {
   if (Check && (!strcmp(Check, "1") || !strcmp(Check, "verbose"))) {
     Config.Run = Mode::CheckUnwind;
     Config.Verbose = !strcmp(Check, "verbose");
+    refuseBesideCheck("POPCORN_MIGRATE");
+    refuseBesideCheck("POPCORN_SELFTEST");
   } else if (SelfTest && (!strcmp(SelfTest, "same") || !strcmp(SelfTest, "roundtrip"))) {
     Config.Run = !strcmp(SelfTest, "same") ? Mode::SameIsa : Mode::RoundTrip;
-    Config.Every = everyOf(getenv("POPCORN_MIGRATE"));
+    Config.Every = selfTestEvery();
     Config.Verbose = Log && !strcmp(Log, "verbose");
   } else {
     if (SelfTest)

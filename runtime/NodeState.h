@@ -17,14 +17,13 @@
 #include "AddressMap.h"
 #include "Authentication.h"
 #include "Channel.h"
+#include "NodeList.h"
 #include "Rewrite.h"
 #include "SignalState.h"
 
 namespace popcorn {
 
 struct TraceBuffer;
-
-enum class Launcher : uint8_t { Native, Qemu, Tcp };
 
 // A frame of the thread where it arrived: its CFA and its call site.
 struct ArrivedFrame {
@@ -53,11 +52,7 @@ struct NodeMapping {
 };
 inline constexpr unsigned MaxNodeMappings = 256;
 
-struct NodeEntry {
-  uint16_t Machine; // ELF e_machine
-  Launcher How;
-  char Host[64];    // tcp
-  uint16_t Port;
+struct NodeEntry : NodePlace {
   Channel Link;     // home: to this node once started
   int Pid;          // home: the process it runs in, 0 for tcp
   bool Warned;      // home: a failure to start it was reported

@@ -45,6 +45,13 @@ public:
     Buf[Length] = 0;
     return *this;
   }
+  /// The Count characters at S (a piece of a longer string).
+  TextBuffer &write(const char *S, uint64_t Count) {
+    for (; Count && Length + 1 < Room; Count--)
+      Buf[Length++] = *S++;
+    Buf[Length] = 0;
+    return *this;
+  }
   TextBuffer &operator<<(uint64_t V) {
     char Digits[21];
     decimalDigits(V, Digits);

@@ -235,8 +235,6 @@ void passSignalsAway(int Node) {
 }
 
 namespace {
-constexpr uint64_t SaRestart = 0x10000000, SaRestorer = 0x04000000;
-
 void noteForNode(int Signal) {
   __atomic_fetch_or(&node().InterruptedBy, signalBit(Signal), __ATOMIC_RELAXED);
 }

@@ -53,6 +53,13 @@ inline constexpr int SignalCount = 64;
 /// that is a libc call.
 inline constexpr int SteeringSignal = 35;
 
+/// SIGRTMIN as glibc numbers it, and so shells and kill(1): musl keeps it
+/// for __synccall.  Home takes it as a steering request too (Triggers.cpp).
+inline constexpr int ShellSteeringSignal = 34;
+
+/// The kernel's sa_flags the runtime sets itself.
+inline constexpr uint64_t SaRestart = 0x10000000, SaRestorer = 0x04000000;
+
 /// SIGSEGV: on a node, page faults.
 inline constexpr int SignalFault = 11;
 
@@ -66,10 +73,11 @@ inline bool resetsOnDelivery(const KernelSigaction &A) {
 
 /// Signals whose action on a node is the runtime's, never the program's:
 /// SIGSEGV brings pages in (the program's action travels as
-/// ProgramFaultAction), SIGKILL and SIGSTOP have none, and steering.  A
-/// node never blocks them either.
-inline constexpr uint64_t RuntimeSignals =
-    signalBit(SignalFault) | signalBit(9) | signalBit(19) | signalBit(SteeringSignal);
+/// ProgramFaultAction), SIGKILL and SIGSTOP have none, and steering (both
+/// numbers).  A node never blocks them either.
+inline constexpr uint64_t RuntimeSignals = signalBit(SignalFault) | signalBit(9) | signalBit(19) |
+                                           signalBit(SteeringSignal) |
+                                           signalBit(ShellSteeringSignal);
 
 /// The program's action for SIGSEGV, in the program's data: the same on
 /// every node.  A remote node's own SIGSEGV handler brings pages in and

@@ -130,6 +130,12 @@ void installSteeringHandler() {
   // A program's signal it raises arrives as it returns (SignalState.h).
   Action.Mask = ~RuntimeSignals;
   sys::call6(sys::RtSigaction, SteeringSignal, long(&Action), 0, 8);
+  // The shell's SIGRTMIN asks home (Triggers.cpp); `kill -RTMIN $(pidof
+  // prog)` reaches a node this executable runs in as well, which must
+  // live on.
+  Action.Handler = reinterpret_cast<decltype(Action.Handler)>(SIG_IGN);
+  Action.Flags = SA_RESTORER;
+  sys::call6(sys::RtSigaction, ShellSteeringSignal, long(&Action), 0, 8);
 }
 
 int takeSteeredDestination() {

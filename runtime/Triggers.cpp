@@ -11,6 +11,8 @@
 #include "ExecutableFile.h"
 #include "NodeState.h"
 #include "Report.h"
+#include "ScheduleSettings.h"
+#include "SignalState.h"
 #include "Steering.h"
 #include "Syscall.h"
 #include "Thread.h"
@@ -20,44 +22,12 @@
 #include <string.h>
 #include <time.h>
 
-extern "C" int __popcorn_migration_pending;
+extern "C" {
+extern int __popcorn_migration_pending;
+void popcorn_signal_return(void);
+}
 
 namespace popcorn {
-// A decimal such as "0.05" or "20" as Numerator / Denominator.  Not strtod:
-// that would link libc's floating-point parser into every program.
-struct Decimal {
-  uint64_t Numerator, Denominator;
-};
-
-static const char *readDecimal(const char *P, Decimal &Out) {
-  Out = {0, 1};
-  const char *Start = P;
-  for (; *P >= '0' && *P <= '9' && Out.Numerator < (uint64_t(1) << 58); P++)
-    Out.Numerator = Out.Numerator * 10 + uint64_t(*P - '0');
-  if (*P == '.')
-    for (P++; *P >= '0' && *P <= '9' && Out.Denominator < (uint64_t(1) << 58); P++) {
-      Out.Numerator = Out.Numerator * 10 + uint64_t(*P - '0');
-      Out.Denominator *= 10;
-    }
-  return P == Start ? nullptr : P;
-}
-
-uint64_t durationOf(const char *Value) {
-  Decimal Amount;
-  const char *Unit = readDecimal(Value, Amount);
-  if (!Unit)
-    return 0;
-  size_t UnitLength = strcspn(Unit, ";");
-  struct {
-    const char *Name;
-    uint64_t Nanoseconds;
-  } const Units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-  for (const auto &U : Units)
-    if (UnitLength == strlen(U.Name) && !strncmp(Unit, U.Name, UnitLength))
-      return uint64_t((unsigned __int128)Amount.Numerator * U.Nanoseconds / Amount.Denominator);
-  return 0;
-}
-
 namespace {
 
 struct CodeRange {
@@ -85,29 +55,6 @@ struct Schedule {
   exit(2);
 }
 
-// A setting's value up to the next ';' into Out; false if it does not fit.
-bool valueOf(const char *Value, char *Out, size_t Size) {
-  size_t Length = strcspn(Value, ";");
-  if (!Length || Length >= Size)
-    return false;
-  memcpy(Out, Value, Length);
-  Out[Length] = 0;
-  return true;
-}
-
-void readCycle(const char *Nodes) {
-  while (*Nodes && *Nodes != ';') {
-    char *End;
-    long Id = strtol(Nodes, &End, 10);
-    if (End == Nodes || Id < 0 || Id >= popcorn_num_nodes() ||
-        Plan.CycleLength == sizeof Plan.Cycle / sizeof Plan.Cycle[0] ||
-        (*End && *End != ',' && *End != ';'))
-      malformed("POPCORN_MIGRATE", "nodes= must list node numbers of POPCORN_NODES, e.g. nodes=1,0");
-    Plan.Cycle[Plan.CycleLength++] = int(Id);
-    Nodes = *End == ',' ? End + 1 : End;
-  }
-}
-
 void onSignal(int) {
   // period=: a tick while the thread is away brings it home.  (Plan is
   // the program's data, whose page may be away too; Periodic never
@@ -125,12 +72,18 @@ void onSignal(int) {
   }
 }
 
-// The thread meets the signal at its next point, as Popcorn's does.
+// The thread meets the signal at its next point, as Popcorn's does.  The
+// shell's SIGRTMIN (glibc's, 34) asks too: `kill -RTMIN PID` would
+// otherwise end the program (musl's SIGRTMIN is 35; it keeps 34 for
+// __synccall, which puts this action back when done).
 void installSignalTrigger() {
   struct sigaction Action = {};
   Action.sa_handler = onSignal;
   Action.sa_flags = SA_RESTART;
   sigaction(SIGRTMIN, &Action, nullptr);
+  KernelSigaction Shell = {uint64_t(onSignal), SaRestart | SaRestorer,
+                           uint64_t(popcorn_signal_return), 0};
+  sys::call6(sys::RtSigaction, ShellSteeringSignal, long(&Shell), 0, 8);
 }
 
 void armTimer(uint64_t Nanoseconds, bool Repeat) {
@@ -147,10 +100,7 @@ void armTimer(uint64_t Nanoseconds, bool Repeat) {
     malformed("POPCORN_MIGRATE", "cannot arm a timer for after= or period=");
 }
 
-void readAt(const char *Value) {
-  char Name[256];
-  if (!valueOf(Value, Name, sizeof Name))
-    malformed("POPCORN_MIGRATE", "at= needs a function name");
+void readAt(const char *Name) {
   ExecutableFile Exe;
   if (!Exe.findFunction(Name, EmX86_64, Plan.At[0]) ||
       !Exe.findFunction(Name, EmAArch64, Plan.At[1])) {
@@ -204,79 +154,64 @@ int firstNodeOf(uint16_t Machine) {
   return -1;
 }
 
+// The nodes POPCORN_NODES names, as bits.
+uint32_t existingNodes() {
+  NodeState &N = node();
+  uint32_t Nodes = 0;
+  for (int I = 0; I < N.NodeCount; I++)
+    if (N.Nodes[I].Machine)
+      Nodes |= uint32_t(1) << I;
+  return Nodes;
+}
+
+// Without nodes=: the first node but home, then home.
+void defaultCycle() {
+  NodeState &N = node();
+  for (int I = 1; I < N.NodeCount; I++)
+    if (N.Nodes[I].Machine) {
+      Plan.Cycle[0] = I;
+      Plan.Cycle[1] = 0;
+      Plan.CycleLength = 2;
+      return;
+    }
+}
+
 } // namespace
+
+void readSchedule(ScheduleSettings &Out) {
+  const char *Schedule = getenv("POPCORN_MIGRATE");
+  char Reason[300];
+  TextBuffer Why(Reason, sizeof Reason);
+  if (!readSchedule(Schedule ? Schedule : "", existingNodes(), Out, Why))
+    malformed("POPCORN_MIGRATE", Reason);
+}
 
 bool readTriggers() {
   readRange("X86_64_MIGRATE_START", "X86_64_MIGRATE_END", Plan.Ranges[0]);
   readRange("AARCH64_MIGRATE_START", "AARCH64_MIGRATE_END", Plan.Ranges[1]);
   installSignalTrigger();
-  const char *Settings = getenv("POPCORN_MIGRATE");
-  if (const char *Nodes = settingOf(Settings, "nodes"))
-    readCycle(Nodes);
-  if (!Plan.CycleLength && popcorn_num_nodes() > 1) {
-    Plan.Cycle[0] = 1;
-    Plan.Cycle[1] = 0;
-    Plan.CycleLength = 2;
-  }
-  if (!Settings || !*Settings)
-    return Plan.Set;
-  bool Known = false;
-  if (const char *Every = settingOf(Settings, "every")) {
-    Plan.Every = strtoull(Every, nullptr, 10);
-    if (!Plan.Every)
-      malformed("POPCORN_MIGRATE", "every= needs a positive number of migration points");
-    Known = true;
-  }
-  if (const char *Random = settingOf(Settings, "random")) {
-    Decimal P;
-    const char *End = readDecimal(Random, P);
-    if (!End || (*End && *End != ';') || !P.Numerator || P.Numerator > P.Denominator)
-      malformed("POPCORN_MIGRATE", "random= needs a probability in (0, 1]");
-    Plan.RandomBelow = P.Numerator == P.Denominator
-                           ? ~0ull
-                           : uint64_t(((unsigned __int128)P.Numerator << 64) / P.Denominator);
-    const char *Seed = settingOf(Settings, "seed");
-    Plan.RandomState = (Seed ? strtoull(Seed, nullptr, 10) : 1) * 2 + 1;
-    Known = true;
-  }
-  if (const char *After = settingOf(Settings, "after")) {
-    uint64_t Nanoseconds = durationOf(After);
-    if (!Nanoseconds)
-      malformed("POPCORN_MIGRATE", "after= needs a duration such as 20ms (ns, us, ms, s)");
-    armTimer(Nanoseconds, false);
-    Known = true;
-  }
-  if (const char *Period = settingOf(Settings, "period")) {
-    uint64_t Nanoseconds = durationOf(Period);
-    if (Nanoseconds < 1000000)
-      malformed("POPCORN_MIGRATE", "period= needs a duration of 1ms or more, such as 100ms");
-    Plan.Periodic = true;
-    armTimer(Nanoseconds, true);
-    Known = true;
-  }
-  if (const char *At = settingOf(Settings, "at")) {
-    readAt(At);
-    Known = true;
-  }
-  if (!Known && !settingOf(Settings, "nodes"))
-    malformed("POPCORN_MIGRATE",
-              "expected every=N, random=P, after=DURATION, period=DURATION or at=FUNCTION");
+  ScheduleSettings S;
+  readSchedule(S);
+  memcpy(Plan.Cycle, S.Cycle, sizeof Plan.Cycle);
+  Plan.CycleLength = S.CycleLength;
   if (!Plan.CycleLength)
+    defaultCycle();
+  bool Trigger = S.Every || S.RandomBelow || S.AfterNs || S.PeriodNs || *S.At;
+  if (Trigger && !Plan.CycleLength)
     malformed("POPCORN_MIGRATE", "there is no other node to move to (POPCORN_NODES)");
+  Plan.Every = S.Every;
+  Plan.RandomBelow = S.RandomBelow;
+  Plan.RandomState = S.Seed * 2 + 1;
+  if (S.AfterNs)
+    armTimer(S.AfterNs, false);
+  if (S.PeriodNs) {
+    Plan.Periodic = true;
+    armTimer(S.PeriodNs, true);
+  }
+  if (*S.At)
+    readAt(S.At);
   Plan.Set = Plan.Set || Plan.Every || Plan.RandomBelow || Plan.At[0].Start;
   return Plan.Set;
-}
-
-const char *settingOf(const char *Settings, const char *Key) {
-  size_t Length = strlen(Key);
-  for (const char *P = Settings; P && *P;) {
-    if (!strncmp(P, Key, Length) && P[Length] == '=')
-      return P + Length + 1;
-    P = strchr(P, ';');
-    if (P)
-      P++;
-  }
-  return nullptr;
 }
 
 bool triggersSet() { return Plan.Set; }

@@ -82,13 +82,16 @@ uint16_t hostMachine() {
 #endif
 }
 
-// "[HOST:]PORT" as a listening socket; HOST defaults to the loopback.
+// "[HOST:]PORT" as a listening socket; HOST defaults to the loopback.  An
+// IPv6 HOST may be in brackets, as in POPCORN_NODES: [::1]:7447.
 int listenOn(const char *Where) {
   std::string Host = "127.0.0.1", Port = Where;
   if (const char *Colon = strrchr(Where, ':')) {
     Host.assign(Where, Colon);
     Port = Colon + 1;
   }
+  if (Host.size() > 2 && Host.front() == '[' && Host.back() == ']')
+    Host = Host.substr(1, Host.size() - 2);
   addrinfo Hints = {}, *Found;
   Hints.ai_socktype = SOCK_STREAM;
   Hints.ai_flags = AI_PASSIVE;
