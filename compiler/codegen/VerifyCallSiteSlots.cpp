@@ -117,6 +117,17 @@ static void stepBackward(const MachineInstr &MI, BitVector &Live, const SlotNumb
       Live.set(Slots.bit(MO.getIndex()));
 }
 
+// Marks the slots MI may write: all it names but the ones it only loads
+// from.  Taking an address counts, and so do lifetime markers (harmless:
+// nothing is live across them).
+static void stepForward(const MachineInstr &MI, BitVector &Written, const SlotNumbering &Slots) {
+  if (MI.isDebugInstr() || (MI.mayLoad() && !MI.mayStore()))
+    return;
+  for (const MachineOperand &MO : MI.operands())
+    if (MO.isFI())
+      Written.set(Slots.bit(MO.getIndex()));
+}
+
 static bool isRecordedSlot(const MachineInstr &Call, int FrameIndex) {
   StatepointOpers Operands(&Call);
   for (unsigned I = Operands.getVarIdx(), E = Call.getNumOperands(); I != E; ++I) {
@@ -153,13 +164,15 @@ bool VerifyCallSiteSlots::runOnMachineFunction(MachineFunction &MF) {
     return false;
   const MachineFrameInfo &MFI = MF.getFrameInfo();
   SlotNumbering Slots(MFI);
-
-  // Backward liveness to a fixed point, as VerifyCallSiteRecords does for
-  // registers.
-  DenseMap<const MachineBasicBlock *, BitVector> LiveIn;
   ReversePostOrderTraversal<MachineFunction *> RPO(&MF);
-  SmallVector<MachineBasicBlock *, 32> PostOrder(RPO.begin(), RPO.end());
-  std::reverse(PostOrder.begin(), PostOrder.end());
+  SmallVector<MachineBasicBlock *, 32> Order(RPO.begin(), RPO.end());
+
+  // Backward liveness, as VerifyCallSiteRecords computes it for registers,
+  // and forward the slots some path has written: a slot read after a call
+  // but written on no path before it holds nothing yet (a loop's value on
+  // its first iteration, from an undefined phi input).  Incoming arguments
+  // are written by the caller.
+  DenseMap<const MachineBasicBlock *, BitVector> LiveIn, WrittenOut;
   auto liveOut = [&](const MachineBasicBlock &Block) {
     BitVector Live(Slots.Count);
     for (const MachineBasicBlock *Succ : Block.successors())
@@ -167,31 +180,61 @@ bool VerifyCallSiteSlots::runOnMachineFunction(MachineFunction &MF) {
         Live |= It->second;
     return Live;
   };
+  auto writtenIn = [&](const MachineBasicBlock &Block) {
+    BitVector Written(Slots.Count);
+    if (Block.pred_empty())
+      for (int I = MFI.getObjectIndexBegin(); I < 0; ++I)
+        Written.set(Slots.bit(I));
+    for (const MachineBasicBlock *Pred : Block.predecessors())
+      if (auto It = WrittenOut.find(Pred); It != WrittenOut.end())
+        Written |= It->second;
+    return Written;
+  };
+  auto update = [](BitVector &Old, BitVector &&New) {
+    if (Old == New)
+      return false;
+    Old = std::move(New);
+    return true;
+  };
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (MachineBasicBlock *Block : PostOrder) {
+    for (MachineBasicBlock *Block : llvm::reverse(Order)) {
       BitVector Live = liveOut(*Block);
-      for (const MachineInstr &MI : reverse(*Block))
+      for (const MachineInstr &MI : llvm::reverse(*Block))
         stepBackward(MI, Live, Slots, MFI);
-      BitVector &Old = LiveIn[Block];
-      if (Old != Live) {
-        Old = std::move(Live);
-        Changed = true;
-      }
+      Changed |= update(LiveIn[Block], std::move(Live));
+    }
+    for (MachineBasicBlock *Block : Order) {
+      BitVector Written = writtenIn(*Block);
+      for (const MachineInstr &MI : *Block)
+        stepForward(MI, Written, Slots);
+      Changed |= update(WrittenOut[Block], std::move(Written));
     }
   }
 
-  for (MachineBasicBlock *Block : PostOrder) {
+  for (MachineBasicBlock *Block : Order) {
+    // The slots live after each instruction, then a forward walk with the
+    // slots written before it.
+    SmallVector<BitVector, 16> LiveAfter;
     BitVector Live = liveOut(*Block);
-    for (const MachineInstr &MI : reverse(*Block)) {
-      if (isRecordedCall(MI) && isResumable(MI))
-        for (unsigned Bit : Live.set_bits()) {
+    for (const MachineInstr &MI : llvm::reverse(*Block)) {
+      if (isRecordedCall(MI))
+        LiveAfter.push_back(Live);
+      stepBackward(MI, Live, Slots, MFI);
+    }
+    BitVector Written = writtenIn(*Block);
+    for (const MachineInstr &MI : *Block) {
+      if (isRecordedCall(MI)) {
+        BitVector Carried = LiveAfter.pop_back_val();
+        Carried &= Written;
+        for (unsigned Bit : Carried.set_bits()) {
           int FrameIndex = Slots.slot(Bit);
-          if (isBackEndSlot(MFI, FrameIndex) && !MFI.isDeadObjectIndex(FrameIndex) &&
-              !isRecordedSlot(MI, FrameIndex))
+          if (isResumable(MI) && isBackEndSlot(MFI, FrameIndex) &&
+              !MFI.isDeadObjectIndex(FrameIndex) && !isRecordedSlot(MI, FrameIndex))
             reportUnrecorded(MI, describeSlot(MFI, FrameIndex), IsaName);
         }
-      stepBackward(MI, Live, Slots, MFI);
+      }
+      stepForward(MI, Written, Slots);
     }
   }
   LLVM_DEBUG(dbgs() << "popcorn: " << MF.getName() << ": no unrecorded slot across a call\n");
