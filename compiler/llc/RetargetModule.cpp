@@ -18,11 +18,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RetargetModule.h"
+#include "popcorn/Isa.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
 
 #define DEBUG_TYPE "popcorn-retarget"
 
@@ -41,6 +43,17 @@ static bool isAArch64OnlyModuleFlag(StringRef Name) {
   return Name == "branch-target-enforcement" || Name == "sign-return-address" ||
          Name == "sign-return-address-all" || Name == "sign-return-address-with-bkey" ||
          Name == "guarded-control-stack" || Name.starts_with("ptrauth-");
+}
+
+std::string whyNotCanonicalIr(const Module &M) {
+  std::string Canonical = Triple::normalize(CanonicalIrIsa.Triple);
+  if (Triple::normalize(M.getTargetTriple()) == Canonical)
+    return "";
+  StringRef Target = M.getTargetTriple();
+  return ("the IR of '" + M.getSourceFileName() + "' was compiled for " +
+          (Target.empty() ? "no target" : Target) + ", not " + Canonical +
+          ": only popcorn-clang's IR can be compiled for every ISA")
+      .str();
 }
 
 void retargetModule(Module &M, const TargetMachine &TM) {

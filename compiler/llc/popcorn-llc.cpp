@@ -133,6 +133,9 @@ static SmallVector<char, 0> compileForIsa(MemoryBufferRef Bitcode, const IsaInfo
   std::unique_ptr<TargetMachine> TM = createTargetMachine(Info);
   LLVMContext Context;
   std::unique_ptr<Module> M = readModule(Bitcode, Context);
+  std::string NotCanonical = whyNotCanonicalIr(*M);
+  if (!NotCanonical.empty())
+    fail(InputFile + ": " + NotCanonical);
   retargetModule(*M, *TM);
   if (!lowerObjectStackSlots(*M))
     fail("no object-stack slot on " + Twine(Info.Name));
