@@ -26,8 +26,8 @@ static constexpr std::array<std::string_view, 14> Ignored = {
     "-pthread", "-static", "-pipe",  "-fPIC",   "-fpic",   "-fPIE",   "-fpie",
     "-pie",     "-no-pie", "-rdynamic", "-m64", "-static-libgcc", "-fno-pic", "-fno-pie"};
 
-static constexpr std::array<std::string_view, 9> InfoOptions = {
-    "--version", "-dumpmachine", "-dumpversion", "-dumpfullversion",
+static constexpr std::array<std::string_view, 11> InfoOptions = {
+    "--help", "-h", "--version", "-dumpmachine", "-dumpversion", "-dumpfullversion",
     "-print-search-dirs", "-print-libgcc-file-name", "-print-multi-os-directory",
     "-print-multi-directory", "-print-multi-lib"};
 

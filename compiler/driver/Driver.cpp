@@ -202,10 +202,46 @@ static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &
   return Exec.run(BackEnd);
 }
 
+// The host ISA's sysroot library directory: where a program links libc,
+// the runtime and the compiler builtins.
+static std::string hostLibraryDir(const Toolchain &TC) {
+  return TC.LibDir + "/" + std::string(HostIsa.Name) + "/lib";
+}
+
+// What -print-file-name=NAME answers: NAME's path in the sysroot, or NAME
+// itself when the sysroot has no such file (as gcc and clang answer).
+static std::string libraryFile(const Toolchain &TC, StringRef Name) {
+  std::string Path = hostLibraryDir(TC) + "/" + Name.str();
+  return !Name.empty() && sys::fs::exists(Path) ? Path : Name.str();
+}
+
+static void printHelp() {
+  outs() << R"(usage: popcorn-clang [options] file...
+
+Compiles C for every ISA at once (x86_64 and aarch64): each object and
+executable holds code for both, so that a thread can move between them.
+
+popcorn-clang's own options:
+  -fpopcorn-loop-period=N     also a migration point on every loop's back
+                              edge, taken every N iterations (default: off)
+  -fpopcorn-nomigrate=f,g     no migration points in these functions
+
+Refused, with the reason: options for one ISA (-m..., -march=, --target=,
+-target), assembly (inline, file-scope, .s/.S files), ISA-specific headers
+and builtins, va_arg of a struct, -shared, -S, sanitizers, LTO, OpenMP.
+
+Otherwise clang's usual options apply (see 'clang --help'): -c -o -E -O0..3
+-g -I -D -U -std= -W... -l -L -Wl, -MD -MF -v ... and @FILE, whose
+arguments are read from FILE.
+)";
+}
+
 static int printInfo(const CommandLine &CL, const Toolchain &TC) {
   for (const std::string &Request : CL.InfoRequests) {
     StringRef R(Request);
-    if (R == "--version") {
+    if (R == "--help" || R == "-h") {
+      printHelp();
+    } else if (R == "--version") {
       outs() << "popcorn-clang version 0.1.0 (clang 19; multi-ISA:";
       for (const IsaInfo &Info : AllIsas)
         outs() << " " << Info.Name;
@@ -215,13 +251,14 @@ static int printInfo(const CommandLine &CL, const Toolchain &TC) {
       outs() << HostIsa.Triple << "\n";
     } else if (R == "-dumpversion" || R == "-dumpfullversion") {
       outs() << "19\n";
-    } else if (R.consume_front("-print-prog-name=") || R.consume_front("-print-file-name=")) {
+    } else if (R.consume_front("-print-file-name=")) {
+      outs() << libraryFile(TC, R) << "\n";
+    } else if (R.consume_front("-print-prog-name=")) {
       outs() << R << "\n";
     } else if (R == "-print-search-dirs") {
-      outs() << "programs: =" << TC.BinDir << "\nlibraries: =" << TC.LibDir << "/"
-             << HostIsa.Name << "/lib\n";
+      outs() << "programs: =" << TC.BinDir << "\nlibraries: =" << hostLibraryDir(TC) << "\n";
     } else if (R == "-print-libgcc-file-name") {
-      outs() << TC.LibDir << "/" << HostIsa.Name << "/lib/libpopcorn-builtins.a\n";
+      outs() << hostLibraryDir(TC) << "/libpopcorn-builtins.a\n";
     } else {
       outs() << ".\n"; // -print-multi-*: one library directory per ISA, no multilib
     }

@@ -43,7 +43,9 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/thread.h"
 #include "llvm/Target/TargetMachine.h"
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 using namespace llvm;
@@ -202,6 +204,9 @@ int main(int argc, char **argv) {
   for (const CodegenOption &Option : RecordSafeCodegenOptions)
     Options.push_back(std::string("-") + Option.Name + (Option.Value ? "=true" : "=false"));
   std::vector<const char *> Args(argv, argv + argc);
+  // -h as every popcorn tool has it (LLVM's option parser knows only --help).
+  std::replace_if(Args.begin(), Args.end(), [](const char *Arg) { return !strcmp(Arg, "-h"); },
+                  "--help");
   for (const std::string &Option : Options)
     Args.insert(Args.begin() + 1, Option.c_str());
   cl::ParseCommandLineOptions(Args.size(), Args.data(), "Popcorn multi-ISA back end\n");
