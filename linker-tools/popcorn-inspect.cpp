@@ -38,13 +38,17 @@ static const char *ToolName = "popcorn-inspect";
   exit(1);
 }
 
+static const char *const Usage =
+    "usage: popcorn-inspect isas FILE\n"
+    "       popcorn-inspect extract --isa ISA FILE OUTPUT\n"
+    "       popcorn-inspect layout PROG\n"
+    "       popcorn-inspect verify PROG\n"
+    "       popcorn-inspect callsites PROG [--isa ISA] [--function NAME]\n"
+    "       popcorn-inspect trace [--svg OUT.svg] TRACE.json\n"
+    "Looks inside the objects and executables popcorn-clang builds.\n";
+
 [[noreturn]] static void usage() {
-  errs() << "usage: popcorn-inspect isas FILE\n"
-            "       popcorn-inspect extract --isa ISA FILE OUTPUT\n"
-            "       popcorn-inspect layout PROG\n"
-            "       popcorn-inspect verify PROG\n"
-            "       popcorn-inspect callsites PROG [--isa ISA] [--function NAME]\n"
-            "       popcorn-inspect trace [--svg OUT.svg] TRACE.json\n";
+  errs() << Usage;
   exit(2);
 }
 
@@ -120,7 +124,8 @@ static std::vector<std::unique_ptr<MemoryBuffer>> images(const MemoryBuffer &Fil
     if (!Image)
       fail(toString(Image.takeError()));
     if (!*Image)
-      fail(File.getBufferIdentifier() + " has no " + AllIsas[I].Name + " image");
+      fail(File.getBufferIdentifier() + " has no " + AllIsas[I].Name +
+           " image: it was not built by popcorn-clang");
     Images.push_back(MemoryBuffer::getMemBufferCopy(
         (*Image)->getBuffer(), File.getBufferIdentifier() + "[" + AllIsas[I].Name + "]"));
   }
@@ -223,6 +228,7 @@ static const char *locationName(uint8_t Location) {
 static int printCallSites(StringRef Path, StringRef IsaName, StringRef Function) {
   std::unique_ptr<MemoryBuffer> File = readFile(Path);
   std::vector<std::unique_ptr<MemoryBuffer>> Owned = images(*File);
+  bool FoundFunction = false;
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     if (!IsaName.empty() && parseIsa(IsaName) != AllIsas[I].Id)
       continue;
@@ -233,6 +239,7 @@ static int printCallSites(StringRef Path, StringRef IsaName, StringRef Function)
     for (const CallSite &S : Table->Sites) {
       if (!Function.empty() && S.FunctionName != Function)
         continue;
+      FoundFunction = true;
       const popcorn_call_site &C = S.Site;
       std::string Line = C.line ? " line " + std::to_string(C.line) : "";
       outs() << format("  %#llx id %016llx in %s%s%s: CFA = r%u%+d, frame %u%s%s\n",
@@ -264,6 +271,8 @@ static int printCallSites(StringRef Path, StringRef IsaName, StringRef Function)
       }
     }
   }
+  if (!Function.empty() && !FoundFunction)
+    fail(Path + " has no call site in a function named '" + Function + "'");
   return 0;
 }
 
@@ -287,6 +296,10 @@ int main(int Argc, char **Argv) {
   if (Argc < 2)
     usage();
   StringRef Command(Argv[1]);
+  if (Command == "--help" || Command == "-h") {
+    outs() << Usage;
+    return 0;
+  }
   if (Command == "isas" && Argc == 3)
     return listIsas(Argv[2]);
   if (Command == "extract" && Argc == 6 && StringRef(Argv[2]) == "--isa")

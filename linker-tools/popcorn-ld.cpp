@@ -85,10 +85,27 @@ struct Options {
 };
 } // namespace
 
+static void printHelp() {
+  outs() << "usage: popcorn-ld -o OUTPUT [-v] [-s] [--keep-temps] [-LDIR] [--lld-arg=ARG] INPUT... "
+            "[-lNAME]\n"
+            "Links objects and archives built by popcorn-clang into one executable that holds\n"
+            "code for every ISA (popcorn-clang runs it for a link).\n"
+            "  -o OUTPUT        the executable (default: a.out)\n"
+            "  -v               show each ISA's link\n"
+            "  -s               strip symbols\n"
+            "  --keep-temps     keep the intermediate files, and say where\n"
+            "  -LDIR            also look for -lNAME in DIR\n"
+            "  --lld-arg=ARG    pass ARG to every ISA's ld.lld\n";
+}
+
 static Options parseOptions(int Argc, char **Argv) {
   Options Opts;
   for (int I = 1; I < Argc; ++I) {
     StringRef Arg(Argv[I]);
+    if (Arg == "--help" || Arg == "-h") {
+      printHelp();
+      exit(0);
+    }
     if (Arg == "-o" && I + 1 < Argc)
       Opts.Output = Argv[++I];
     else if (Arg == "-v")

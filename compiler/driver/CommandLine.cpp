@@ -26,10 +26,23 @@ static constexpr std::array<std::string_view, 14> Ignored = {
     "-pthread", "-static", "-pipe",  "-fPIC",   "-fpic",   "-fPIE",   "-fpie",
     "-pie",     "-no-pie", "-rdynamic", "-m64", "-static-libgcc", "-fno-pic", "-fno-pie"};
 
-static constexpr std::array<std::string_view, 9> InfoOptions = {
-    "--version", "-dumpmachine", "-dumpversion", "-dumpfullversion",
+static constexpr std::array<std::string_view, 11> InfoOptions = {
+    "--help", "-h", "--version", "-dumpmachine", "-dumpversion", "-dumpfullversion",
     "-print-search-dirs", "-print-libgcc-file-name", "-print-multi-os-directory",
     "-print-multi-directory", "-print-multi-lib"};
+
+// The target is every ISA at once: the front end always produces the
+// canonical ISA's IR, which popcorn-llc lowers for each ISA.  Another target
+// would give every ISA that target's types and calling conventions.
+static const char *const TargetIsFixed =
+    "popcorn-clang compiles for every ISA at once; the target cannot be chosen";
+
+// -Xclang options that would make the front end target another ISA or CPU.
+static bool choosesFrontendTarget(std::string_view Cc1Arg) {
+  return startsWith(Cc1Arg, "-triple") || startsWith(Cc1Arg, "-target-") ||
+         startsWith(Cc1Arg, "-aux-triple") || startsWith(Cc1Arg, "-aux-target-") ||
+         startsWith(Cc1Arg, "-tune-cpu");
+}
 
 template <size_t N>
 static bool isOneOf(std::string_view Arg, const std::array<std::string_view, N> &Set) {
@@ -140,6 +153,14 @@ CommandLine parseCommandLine(const std::vector<std::string> &Args) {
       }
     } else if (Arg == "-Xlinker") {
       CL.LinkerArgs.push_back(takeValue("-Xlinker"));
+    } else if (startsWith(Arg, "--target=") || Arg == "-target" || Arg == "--target") {
+      std::string Target = startsWith(Arg, "--target=") ? Arg : Arg + " " + takeValue(Arg);
+      CL.Errors.push_back("option '" + Target + "': " + TargetIsFixed);
+    } else if (Arg == "-Xclang" || startsWith(Arg, "-Xclang=")) {
+      std::string Cc1Arg = Arg == "-Xclang" ? takeValue(Arg) : Arg.substr(8);
+      if (choosesFrontendTarget(Cc1Arg))
+        CL.Errors.push_back("option '-Xclang " + Cc1Arg + "': " + TargetIsFixed);
+      CL.FrontendArgs.insert(CL.FrontendArgs.end(), {"-Xclang", Cc1Arg});
     } else if (Arg == "-v") {
       CL.Verbose = true;
     } else if (Arg == "-###") {

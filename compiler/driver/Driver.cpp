@@ -12,11 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
+#include "FrontendDiagnostics.h"
 #include "popcorn/Isa.h"
 #include "popcorn/ToolConfig.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
@@ -53,7 +56,9 @@ public:
       sys::fs::remove(File);
   }
 
-  bool run(const std::vector<std::string> &Argv) {
+  // Runs Argv; with StderrFile, its stderr goes there instead.
+  bool run(const std::vector<std::string> &Argv,
+           std::optional<StringRef> StderrFile = std::nullopt) {
     if (Verbose || DryRun) {
       for (const std::string &Arg : Argv)
         errs() << " \"" << Arg << "\"";
@@ -63,7 +68,8 @@ public:
       return true;
     std::vector<StringRef> Refs(Argv.begin(), Argv.end());
     std::string Error;
-    int Status = sys::ExecuteAndWait(Argv[0], Refs, std::nullopt, {}, 0, 0, &Error);
+    std::optional<StringRef> Redirects[] = {std::nullopt, std::nullopt, StderrFile};
+    int Status = sys::ExecuteAndWait(Argv[0], Refs, std::nullopt, Redirects, 0, 0, &Error);
     if (Status == -1) {
       WithColor::error(errs(), ToolName) << "cannot run " << Argv[0] << ": " << Error << "\n";
       return false;
@@ -119,9 +125,35 @@ static std::vector<std::string> frontendCommand(const CommandLine &CL, const Too
       // Fused multiply-add exists on aarch64 and not on generic x86-64:
       // contracting a*b+c would give each ISA different results.
       "-ffp-contract=off",
+      // Assembly is for one ISA: every asm statement and file-scope block
+      // is then an error at its line, even one whose constraints only x86
+      // knows (FrontendDiagnostics.h words it).
+      "-fno-gnu-inline-asm",
   });
   Cmd.insert(Cmd.end(), CL.FrontendArgs.begin(), CL.FrontendArgs.end());
   return Cmd;
+}
+
+static bool choosesColors(const CommandLine &CL) {
+  return llvm::any_of(CL.FrontendArgs, [](StringRef Arg) {
+    return Arg.contains("color-diagnostics") || Arg.starts_with("-fdiagnostics-color");
+  });
+}
+
+// Runs the front end with its diagnostics passed through
+// rewriteFrontendDiagnostics (FrontendDiagnostics.h).  They go through a
+// file, so clang colors them only when told to: as it would on our stderr.
+static bool runFrontEnd(const CommandLine &CL, Executor &Exec, std::vector<std::string> Cmd,
+                        StringRef Stem) {
+  if (CL.DryRun)
+    return Exec.run(Cmd);
+  if (errs().has_colors() && !choosesColors(CL))
+    Cmd.push_back("-fcolor-diagnostics");
+  std::string Diagnostics = Exec.temporary(Stem, "txt");
+  bool Ok = Exec.run(Cmd, StringRef(Diagnostics));
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Diagnostics))
+    errs() << rewriteFrontendDiagnostics((*Text)->getBuffer());
+  return Ok;
 }
 
 static std::string backEndOptLevel(const std::string &Level) {
@@ -193,7 +225,7 @@ static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &
   std::string Language;
   addSource(FrontEnd, In, Language);
   FrontEnd.insert(FrontEnd.end(), {"-o", Bitcode});
-  if (!Exec.run(FrontEnd))
+  if (!runFrontEnd(CL, Exec, FrontEnd, sys::path::stem(Source)))
     return false;
   std::vector<std::string> BackEnd = {TC.BinDir + "/popcorn-llc",
                                       "-O" + backEndOptLevel(CL.OptLevel), Bitcode, "-o", Object};
@@ -202,10 +234,46 @@ static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &
   return Exec.run(BackEnd);
 }
 
+// The host ISA's sysroot library directory: where a program links libc,
+// the runtime and the compiler builtins.
+static std::string hostLibraryDir(const Toolchain &TC) {
+  return TC.LibDir + "/" + std::string(HostIsa.Name) + "/lib";
+}
+
+// What -print-file-name=NAME answers: NAME's path in the sysroot, or NAME
+// itself when the sysroot has no such file (as gcc and clang answer).
+static std::string libraryFile(const Toolchain &TC, StringRef Name) {
+  std::string Path = hostLibraryDir(TC) + "/" + Name.str();
+  return !Name.empty() && sys::fs::exists(Path) ? Path : Name.str();
+}
+
+static void printHelp() {
+  outs() << R"(usage: popcorn-clang [options] file...
+
+Compiles C for every ISA at once (x86_64 and aarch64): each object and
+executable holds code for both, so that a thread can move between them.
+
+popcorn-clang's own options:
+  -fpopcorn-loop-period=N     also a migration point on every loop's back
+                              edge, taken every N iterations (default: off)
+  -fpopcorn-nomigrate=f,g     no migration points in these functions
+
+Refused, with the reason: options for one ISA (-m..., -march=, --target=,
+-target), assembly (inline, file-scope, .s/.S files), ISA-specific headers
+and builtins, va_arg of a struct, -shared, -S, sanitizers, LTO, OpenMP.
+
+Otherwise clang's usual options apply (see 'clang --help'): -c -o -E -O0..3
+-g -I -D -U -std= -W... -l -L -Wl, -MD -MF -v ... and @FILE, whose
+arguments are read from FILE.
+)";
+}
+
 static int printInfo(const CommandLine &CL, const Toolchain &TC) {
   for (const std::string &Request : CL.InfoRequests) {
     StringRef R(Request);
-    if (R == "--version") {
+    if (R == "--help" || R == "-h") {
+      printHelp();
+    } else if (R == "--version") {
       outs() << "popcorn-clang version 0.1.0 (clang 19; multi-ISA:";
       for (const IsaInfo &Info : AllIsas)
         outs() << " " << Info.Name;
@@ -215,13 +283,14 @@ static int printInfo(const CommandLine &CL, const Toolchain &TC) {
       outs() << HostIsa.Triple << "\n";
     } else if (R == "-dumpversion" || R == "-dumpfullversion") {
       outs() << "19\n";
-    } else if (R.consume_front("-print-prog-name=") || R.consume_front("-print-file-name=")) {
+    } else if (R.consume_front("-print-file-name=")) {
+      outs() << libraryFile(TC, R) << "\n";
+    } else if (R.consume_front("-print-prog-name=")) {
       outs() << R << "\n";
     } else if (R == "-print-search-dirs") {
-      outs() << "programs: =" << TC.BinDir << "\nlibraries: =" << TC.LibDir << "/"
-             << HostIsa.Name << "/lib\n";
+      outs() << "programs: =" << TC.BinDir << "\nlibraries: =" << hostLibraryDir(TC) << "\n";
     } else if (R == "-print-libgcc-file-name") {
-      outs() << TC.LibDir << "/" << HostIsa.Name << "/lib/libpopcorn-builtins.a\n";
+      outs() << hostLibraryDir(TC) << "/libpopcorn-builtins.a\n";
     } else {
       outs() << ".\n"; // -print-multi-*: one library directory per ISA, no multilib
     }
@@ -251,7 +320,7 @@ int runDriver(const CommandLine &CL, const Toolchain &TC) {
     std::string Language;
     for (const Input &In : CL.Inputs)
       addSource(Cmd, In, Language);
-    return Exec.run(Cmd) ? 0 : 1;
+    return runFrontEnd(CL, Exec, Cmd, "preprocess") ? 0 : 1;
   }
 
   if (CL.Phase == FinalPhase::Compile) {

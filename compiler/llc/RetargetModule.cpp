@@ -18,11 +18,16 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RetargetModule.h"
+#include "popcorn/Isa.h"
+#include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/Attributes.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
 
 #define DEBUG_TYPE "popcorn-retarget"
 
@@ -41,6 +46,33 @@ static bool isAArch64OnlyModuleFlag(StringRef Name) {
   return Name == "branch-target-enforcement" || Name == "sign-return-address" ||
          Name == "sign-return-address-all" || Name == "sign-return-address-with-bkey" ||
          Name == "guarded-control-stack" || Name.starts_with("ptrauth-");
+}
+
+// gdb on x86-64 reads a 16-byte float named "long double" as x87's 80-bit
+// format ("<invalid float value>"); popcorn's long double is binary128 on
+// every ISA.  Under the name _Float128, the same C type, gdb reads it as
+// binary128.  Complex long double (clang names it "complex") is left as is.
+static void describeLongDoubleAsBinary128(Module &M) {
+  DebugInfoFinder Finder;
+  Finder.processModule(M);
+  MDString *Binary128 = MDString::get(M.getContext(), "_Float128");
+  for (DIType *Type : Finder.types()) {
+    auto *Basic = dyn_cast<DIBasicType>(Type);
+    if (Basic && Basic->getEncoding() == dwarf::DW_ATE_float && Basic->getSizeInBits() == 128 &&
+        Basic->getName() == "long double")
+      Basic->replaceOperandWith(2, Binary128); // the name
+  }
+}
+
+std::string whyNotCanonicalIr(const Module &M) {
+  std::string Canonical = Triple::normalize(CanonicalIrIsa.Triple);
+  if (Triple::normalize(M.getTargetTriple()) == Canonical)
+    return "";
+  StringRef Target = M.getTargetTriple();
+  return ("the IR of '" + M.getSourceFileName() + "' was compiled for " +
+          (Target.empty() ? "no target" : Target) + ", not " + Canonical +
+          ": only popcorn-clang's IR can be compiled for every ISA")
+      .str();
 }
 
 void retargetModule(Module &M, const TargetMachine &TM) {
@@ -69,6 +101,7 @@ void retargetModule(Module &M, const TargetMachine &TM) {
 
   if (ToAArch64)
     return;
+  describeLongDoubleAsBinary128(M);
   SmallVector<Module::ModuleFlagEntry, 8> Flags;
   M.getModuleFlagsMetadata(Flags);
   NamedMDNode *FlagsNode = M.getModuleFlagsMetadata();

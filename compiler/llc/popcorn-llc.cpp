@@ -43,7 +43,9 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/thread.h"
 #include "llvm/Target/TargetMachine.h"
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 
 using namespace llvm;
@@ -140,6 +142,9 @@ static SmallVector<char, 0> compileForIsa(MemoryBufferRef Bitcode, const IsaInfo
   std::unique_ptr<TargetMachine> TM = createTargetMachine(Info);
   LLVMContext Context;
   std::unique_ptr<Module> M = readModule(Bitcode, Context);
+  std::string NotCanonical = whyNotCanonicalIr(*M);
+  if (!NotCanonical.empty())
+    fail(InputFile + ": " + NotCanonical);
   retargetModule(*M, *TM);
   if (!lowerObjectStackSlots(*M))
     fail("no object-stack slot on " + Twine(Info.Name));
@@ -213,6 +218,9 @@ int main(int argc, char **argv) {
   for (const CodegenOption &Option : RecordSafeCodegenOptions)
     Options.push_back(std::string("-") + Option.Name + (Option.Value ? "=true" : "=false"));
   std::vector<const char *> Args(argv, argv + argc);
+  // -h as every popcorn tool has it (LLVM's option parser knows only --help).
+  std::replace_if(Args.begin(), Args.end(), [](const char *Arg) { return !strcmp(Arg, "-h"); },
+                  "--help");
   for (const std::string &Option : Options)
     Args.insert(Args.begin() + 1, Option.c_str());
   cl::ParseCommandLineOptions(Args.size(), Args.data(), "Popcorn multi-ISA back end\n");

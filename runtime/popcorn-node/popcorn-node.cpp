@@ -44,18 +44,22 @@ struct Options {
   bool NewKey = false;
 };
 
+const char *const Usage = "usage: popcorn-node --listen [HOST:]PORT [--key FILE]\n"
+                         "       popcorn-node --new-key [FILE]\n"
+                         "Runs the threads that programs built with popcorn-clang send it over TCP.\n";
+
 [[noreturn]] void usage(const char *Why) {
-  fprintf(stderr,
-          "popcorn-node: %s\n"
-          "usage: popcorn-node --listen [HOST:]PORT [--key FILE]\n"
-          "       popcorn-node --new-key [FILE]\n",
-          Why);
+  fprintf(stderr, "popcorn-node: %s\n%s", Why, Usage);
   exit(2);
 }
 
 Options readOptions(int Argc, char **Argv) {
   Options O;
   for (int I = 1; I < Argc; I++) {
+    if (!strcmp(Argv[I], "--help") || !strcmp(Argv[I], "-h")) {
+      fputs(Usage, stdout);
+      exit(0);
+    }
     if (!strcmp(Argv[I], "--listen") && I + 1 < Argc)
       O.Listen = Argv[++I];
     else if (!strcmp(Argv[I], "--key") && I + 1 < Argc)

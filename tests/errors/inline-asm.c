@@ -1,5 +1,5 @@
 /* Inline assembly inside a function cannot be compiled for every ISA. */
-// EXPECT: inline assembly in function 'spin'
+// EXPECT: inline assembly cannot be compiled for every ISA
 // EXPECT-LINE: 10
 
 static volatile int flag;

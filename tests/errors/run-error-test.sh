@@ -5,6 +5,7 @@
 #   // ARGS: ...          popcorn-clang options (default: -O2 -c)
 #   // EXPECT: text       stderr contains this text (any number of lines)
 #   // EXPECT-LINE: N M   stderr names <input file name>:N (or :M, ...)
+#   // FILE: NAME TEXT    write TEXT into NAME beside the input first
 #
 #   run-error-test.sh BIN_DIR SOURCE WORK_DIR
 set -eu
@@ -21,6 +22,9 @@ name=$(basename "$src")
 cp "$src" "$work/$name"
 cd "$work"
 
+sed -n 's,^// FILE: *,,p' "$name" | while read -r file text; do
+	printf '%s\n' "$text" >"$file"
+done
 args=$(sed -n 's,^// ARGS: *,,p' "$name")
 [ -n "$args" ] || args="-O2 -c"
 if ! grep -q '^// EXPECT: ' "$name"; then
