@@ -6,12 +6,14 @@
 # every loop).  A request made during a stretch is taken at its end.
 #
 #   bench/stretch.sh BUILD_DIR [--period N] [--only a,b,...]
+#   bench/stretch.sh --points IMAGE   the migration points of an x86-64 image
 #
 # Each program's x86-64 image runs under qemu-x86_64 with every translated
 # block's instructions and every execution of a block logged (-d
 # in_asm,exec,nochain), read as it is written; a migration point is the test
 # of the pending-request flag (an instruction that reads
-# __popcorn_migration_pending, found in the disassembly).  Only the main
+# __popcorn_migration_pending, found in the disassembly; the runtime's
+# stores to it are not points).  Only the main
 # thread counts.  Sizes are smaller than run.sh's: qemu logging every block
 # runs about half a million instructions a second.  With loop points off, a
 # loop without calls is one stretch, which grows with the size; with them
@@ -22,6 +24,7 @@ set -u
 usage() {
   cat >&2 <<'EOF'
 usage: bench/stretch.sh BUILD_DIR [--period N] [--only NAME,NAME,...]
+       bench/stretch.sh --points IMAGE
   --period N   loop points every N iterations in the "on" column (default 1000)
   --only       only these benchmarks
 Environment: QEMU (qemu-x86_64), OBJDUMP (llvm-objdump-19)
@@ -29,7 +32,36 @@ EOF
   exit 2
 }
 
+# The addresses of the migration points' tests in an x86-64 image, one per
+# line, as qemu prints guest addresses (16 hex digits): the instructions
+# that read the flag (Intel syntax: cmp and test, or one whose destination,
+# its first operand, is not the flag), not those that write it or take its
+# address (lea).
+points() {
+  "$OBJDUMP" -d --no-show-raw-insn -M intel "$1" | awk '
+    function reads_flag(insn,   op, first) {
+      op = insn; sub(/[ \t].*/, "", op)
+      if (op == "lea" || insn !~ /\[/) return 0
+      if (op == "cmp" || op == "test") return 1
+      if (op == "lock" || op ~ /xchg|xadd/) return 0
+      first = insn; sub(/^[a-z0-9]+[ \t]+/, "", first); sub(/,.*/, "", first)
+      return first !~ /\[/
+    }
+    /<__popcorn_migration_pending>/ {
+      insn = $0; sub(/^[^:]*:[ \t]*/, "", insn); sub(/[ \t]*#.*/, "", insn)
+      if (!reads_flag(insn)) next
+      a = $1; sub(":", "", a); while (length(a) < 16) a = "0" a; print a
+    }'
+}
+
+OBJDUMP=${OBJDUMP:-llvm-objdump-19}
 [ $# -ge 1 ] || usage
+if [ "$1" = --points ]; then
+  [ $# -eq 2 ] || usage
+  command -v "$OBJDUMP" >/dev/null || { echo "stretch.sh: '$OBJDUMP' not found" >&2; exit 1; }
+  points "$2"
+  exit
+fi
 case "$1" in -*) usage ;; esac
 BUILD=$1
 shift
@@ -46,7 +78,6 @@ done
 case "$PERIOD" in ''|*[!0-9]*) echo "stretch.sh: --period wants a number, not '$PERIOD'" >&2; exit 2 ;; esac
 
 QEMU=${QEMU:-qemu-x86_64}
-OBJDUMP=${OBJDUMP:-llvm-objdump-19}
 SRC_DIR=$(cd "$(dirname "$0")" && pwd)
 BUILD=$(cd "$BUILD" && pwd) || { echo "stretch.sh: no build directory '$1'" >&2; exit 2; }
 POPCC=$BUILD/bin/popcorn-clang
@@ -73,13 +104,6 @@ sieve 1000
 spectral 200
 strsearch 256
 "
-
-# The addresses of the migration points' tests in an x86-64 image, one per
-# line, as qemu prints guest addresses (16 hex digits).
-points() {
-  "$OBJDUMP" -d --no-show-raw-insn "$1" | awk '/<__popcorn_migration_pending>/ {
-    a = $1; sub(":", "", a); while (length(a) < 16) a = "0" a; print a }'
-}
 
 # Runs IMAGE ARG under qemu and prints "longest stretches total to from":
 # the longest stretch (instructions from one point's test to the next's),

@@ -18,8 +18,12 @@ echo "== one executable; its thread moves x86-64 -> aarch64 -> x86-64:"
 POPCORN_LOG=stats "$out/migrate" >"$out/migrated.txt" 2>"$out/migrated.err"
 cat "$out/migrated.txt" "$out/migrated.err"
 echo "== the same executable, the thread staying on x86-64:"
-POPCORN_NODES=0:x86_64:native "$out/migrate" 2>/dev/null |
-	sed 's/ on node [0-9] ([a-z0-9_]*)//' >"$out/native.txt"
+if ! POPCORN_NODES=0:x86_64:native "$out/migrate" >"$out/home.txt" 2>"$out/home.err"; then
+	echo "== the run staying home failed:" >&2
+	cat "$out/home.txt" "$out/home.err" >&2
+	exit 1
+fi
+sed 's/ on node [0-9] ([a-z0-9_]*)//' "$out/home.txt" >"$out/native.txt"
 cat "$out/native.txt"
 if ! grep -q 'after moving to node 1 *on node 1 (aarch64)' "$out/migrated.txt"; then
 	echo "== the thread did not reach aarch64" >&2

@@ -675,12 +675,28 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
     }
   }
 }
+
+// " (3 to node 1, 4 to node 2)": which nodes the thread reached, so that a
+// test of a schedule that names several can tell each was.
+void reportMovesPerNode(Line &L, const NodeState &N) {
+  const char *Before = " (";
+  for (int I = 1; I < N.NodeCount; I++) {
+    if (!N.Nodes[I].Moves)
+      continue;
+    L << Before << N.Nodes[I].Moves << " to node " << uint64_t(I);
+    Before = ", ";
+  }
+  if (*Before == ',')
+    L << ")";
+}
 } // namespace
 
 void reportMigrations() {
   NodeState &N = node();
   Line L;
-  L << "popcorn: migrations: " << N.Migrations << " away from home, " << N.PagesFetched
+  L << "popcorn: migrations: " << N.Migrations << " away from home";
+  reportMovesPerNode(L, N);
+  L << ", " << N.PagesFetched
     << " pages fetched in " << N.PageRequests << " requests, " << N.PagesReturned
     << " pages written back, " << N.SyscallsForwarded << " system calls forwarded";
   if (N.Migrations && writeTrackingOff())
@@ -883,6 +899,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   carryObjectStack(Registers, E.Machine);
   MigrateMessage M{Out, Away, T->Regions[0]};
   N.Migrations++;
+  E.Moves++;
   N.ThreadAway = true;
   errno = ProgramErrno;
   N.ThreadNode = Target; // ready since its Ready: steering may signal it

@@ -58,6 +58,7 @@ struct NodeEntry : NodePlace {
   bool Warned;      // home: a failure to start it was reported
   uint64_t SignalActionsSent; // home: NodeState::SignalActionsRead it last had
   bool StackAtHome; // home: the node runs the thread at its home stack's addresses
+  uint64_t Moves;   // home: the thread's moves here (POPCORN_LOG=stats)
   /// A process of this machine that home started, which home can signal.
   bool startedByHome() const { return How != Launcher::Tcp && Pid > 0; }
 };

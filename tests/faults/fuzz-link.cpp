@@ -86,6 +86,16 @@ bool drainsWithin(int Fd, int Seconds) {
   return false;
 }
 
+// Whether process Pid ends within Seconds; its wait status in Status.
+bool endsWithin(pid_t Pid, int Seconds, int &Status) {
+  for (int Tenths = 0; Tenths < Seconds * 10; Tenths++) {
+    if (waitpid(Pid, &Status, WNOHANG) == Pid)
+      return true;
+    usleep(100000);
+  }
+  return false;
+}
+
 // Home's side of authentication under Key, done honestly.
 bool authenticate(int Fd, const LinkKey &Key) {
   Channel Link;
@@ -256,10 +266,8 @@ int fuzzContexts(const char *Program, unsigned Count) {
     shutdown(Link[0], SHUT_WR);
     bool Drained = drainsWithin(Link[0], 15);
     close(Link[0]);
-    int Status = 0;
-    for (int Wait = 0; Wait < 150 && waitpid(Pid, &Status, WNOHANG) != Pid; Wait++)
-      usleep(100000);
-    if (!Drained || !(WIFEXITED(Status) || WIFSIGNALED(Status))) {
+    int Status;
+    if (!Drained || !endsWithin(Pid, 15, Status)) {
       kill(Pid, SIGKILL);
       failed("context " + std::to_string(I) + " (stage " + std::to_string(Stage) +
              ") did not end");

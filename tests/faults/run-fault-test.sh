@@ -21,6 +21,8 @@
 #                       neither is a dead node
 #   fuzz-node           malformed connections against popcorn-node
 #   fuzz-context        malformed messages against remote contexts
+#   fuzz-hung-context   fuzz-link itself: a context that closes its link
+#                       and runs on must be reported as not ending
 #
 # A killed node must end the program within the timeout, with a message
 # naming the node and a non-zero status; what the program printed before
@@ -242,6 +244,19 @@ fuzz-context)
 	timeout 280 "$build/tests/faults/fuzz-link" context ./worker 600 >fuzz.out 2>&1 ||
 		fail "fuzz-link context"
 	cat fuzz.out
+	;;
+fuzz-hung-context)
+	# Context 0 is fed before authentication (fuzz-link's fixed seed), so
+	# a context that says nothing is fine until it fails to end.
+	printf '#!/bin/sh\nexec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- /bin/sleep 30\n' >hung
+	chmod +x hung
+	set +e
+	timeout 60 "$build/tests/faults/fuzz-link" context ./hung 1 >fuzz.out 2>&1
+	status=$?
+	set -e
+	[ $status -eq 1 ] && grep -q '^FAIL: context 0 (stage 0) did not end$' fuzz.out ||
+		fail "fuzz-link passed a context that never ended (exit $status)"
+	echo "ok: fuzz-link reports a context that never ends: $(cat fuzz.out)"
 	;;
 *)
 	echo "$0: unknown case $case" >&2

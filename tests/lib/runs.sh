@@ -76,14 +76,51 @@ run_selftest() {
 	at_least "$name" "$rewrites" "$min" "no rewrite was resumed"
 }
 
+# run_check_unwind NAME COMMAND...: run with the unwinding self-check
+# (POPCORN_CHECK_UNWIND=verbose: every migration point walks the whole
+# stack with the metadata alone).  Fails if the report is missing or counts
+# no walk: a run whose points never fired checked nothing.
+run_check_unwind() {
+	name=$1
+	shift
+	run "$name" env POPCORN_CHECK_UNWIND=verbose "$@"
+	take_report "$name" "popcorn: POPCORN_CHECK_UNWIND: "
+	walks=$(echo "$report" | sed -n 's/^popcorn: POPCORN_CHECK_UNWIND: \([0-9]*\) stack walks.*/\1/p')
+	at_least "$name" "$walks" 1 "no stack was walked"
+}
+
 # run_migrate NAME SCHEDULE MIN COMMAND...: run with the thread moving
 # between nodes on POPCORN_MIGRATE=SCHEDULE.  Fails if fewer than MIN
-# migrations happened.
+# migrations went to each node the schedule's nodes= list names (home, 0,
+# aside), or fewer than MIN in all without one: a schedule that never
+# reaches a node proves nothing about it.
 run_migrate() {
 	name=$1 schedule=$2 min=$3
 	shift 3
 	run "$name" env POPCORN_LOG=stats POPCORN_MIGRATE="$schedule" "$@"
 	take_report "$name" "popcorn: migrations: "
 	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
-	at_least "$name" "$moves" "$min" "the thread never left home"
+	at_least "$name" "$moves" "$min" "the thread never left home" || return 1
+	for node in $(schedule_nodes "$schedule"); do
+		at_least "$name" "$(moves_to "$node")" "$min" "fewer than $min moves to node $node" ||
+			return 1
+	done
+}
+
+# schedule_nodes SCHEDULE: the nodes other than home that SCHEDULE's
+# nodes= list names, one each.
+schedule_nodes() {
+	echo "$1" | tr ';' '\n' | sed -n 's/^nodes=//p' | tr ',' '\n' | grep -vx 0 | sort -u
+}
+
+# moves_to NODE: the moves to NODE that $report counts ("(3 to node 1,
+# 4 to node 2)"; none listed: 0), or nothing if $report is not a report.
+moves_to() {
+	case $report in
+	"popcorn: migrations: "*)
+		n=$(echo "$report" | sed -n 's/^[^(,]* away from home (\([^)]*\)).*/\1/p' |
+			tr ',' '\n' | sed -n "s/^ *\([0-9]*\) to node $1\$/\1/p")
+		echo "${n:-0}"
+		;;
+	esac
 }

@@ -122,11 +122,14 @@ grep -q 'no node 9' refusal.err || fail "migrate to node 9: '$(cat refusal.err)'
 expect_refusal "migrate to node 0 (already there)" timeout 30 "$ctl" migrate "$pid" 0
 grep -q 'already on node 0' refusal.err || fail "migrate to node 0: '$(cat refusal.err)'"
 expect_refusal "migrate a thread that does not exist" timeout 30 "$ctl" migrate "$pid/$((pid + 100000))" 1
-# The program's only other thread is the runtime's server.
+# The program's only other thread is the runtime's server, which answers
+# on the socket: it is there.
 other=$(ls /proc/"$pid"/task | grep -vx "$pid" | head -1)
 if [ -n "$other" ]; then
 	expect_refusal "migrate thread $other" timeout 30 "$ctl" migrate "$pid/$other" 1
 	grep -q 'only the main thread' refusal.err || fail "migrate $pid/$other: '$(cat refusal.err)'"
+else
+	fail "no second thread (the control socket's server) in /proc/$pid/task: $(ls /proc/"$pid"/task | tr '\n' ' ')"
 fi
 
 if timeout 30 "$ctl" migrate "$pid" 1 >migrate1.out 2>&1; then

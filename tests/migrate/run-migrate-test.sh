@@ -21,7 +21,9 @@
 #                          one run; none: one run without); {start:F} and
 #                          {end:F} become function F's code range, in hex
 #   // MIGRATE-UNDER: CMD   one more migrating run as CMD ./prog (setarch -R:
-#                          address randomization off, as under gdb)
+#                          address randomization off, as under gdb); if CMD
+#                          cannot run here, the test ends skipped (status
+#                          77) after its other runs pass
 #   // MIGRATE-ERROR: A=B .. => TEXT
 #                          a run with these variables is refused at start:
 #                          exit status 2 and TEXT on stderr
@@ -80,6 +82,7 @@ setting MIGRATE-ENV >envs
 [ -s envs ] || echo "" >envs
 setting MIGRATE-UNDER | sed 's/^/UNDER /' >>envs
 failed=0
+skipped=
 i=0
 while IFS= read -r vars; do
 	i=$((i + 1))
@@ -88,6 +91,7 @@ while IFS= read -r vars; do
 	vars=$(expand "$vars")
 	if [ -n "$under" ] && ! $under true 2>/dev/null; then
 		echo "SKIP: '$under' cannot run here (a container's seccomp?)"
+		skipped=yes
 		continue
 	fi
 	run "moved$i" $under env POPCORN_LOG=stats $vars ./prog
@@ -105,8 +109,11 @@ while IFS= read -r vars; do
 	elif ! at_least "${vars:-moved}" "$moves" "${min:-1}" "fewer than ${min:-1} migrations"; then
 		cat "moved$i.stderr"
 		failed=1
+	elif [ -n "$fetches_below" ] && [ -z "$fetched" ]; then
+		echo "FAIL: with ${under:-${vars:-no trigger}}, no count of pages fetched in the report: $report"
+		failed=1
 	elif [ -n "$fetches_below" ] && ! echo "$report" | grep -q 'checked by hashing' &&
-		! [ "${fetched:-0}" -lt "$fetches_below" ]; then
+		! [ "$fetched" -lt "$fetches_below" ]; then
 		echo "FAIL: with ${under:-${vars:-no trigger}}, $fetched pages fetched, not fewer than $fetches_below"
 		cat "moved$i.stderr"
 		failed=1
@@ -132,4 +139,5 @@ while IFS= read -r line; do
 		echo "ok: $vars refused: $(head -n 1 refused.err)"
 	fi
 done <errors
+[ $failed -eq 0 ] && [ -n "$skipped" ] && exit 77
 exit $failed

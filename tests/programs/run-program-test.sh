@@ -5,7 +5,8 @@
 #   2. popcorn-clang, the aarch64 image extracted from the same file, run
 #      under qemu-aarch64;
 #   3. the baseline: plain clang -O2, static, against the same x86-64 musl;
-#   4. 1 and 2 again with the unwinding self-check (POPCORN_CHECK_UNWIND=1);
+#   4. 1 and 2 again with the unwinding self-check (POPCORN_CHECK_UNWIND=
+#      verbose), which must have walked the stack at least once;
 #   5. 1 and 2 again, the stack rewritten in the process at every migration
 #      point and at every 7th (POPCORN_SELFTEST=same, into the thread's other
 #      stack region; =roundtrip, through the other ISA's layout and back);
@@ -17,9 +18,12 @@
 #      another x86-64 process (node 2), home, aarch64, home..., unless
 #      SOURCE has a line "// POPCORN-MIGRATE: no, REASON"; at each point
 #      with probability 0.3, or P with a line "// POPCORN-MIGRATE-RANDOM: P"
-#      (a program with millions of points).  A line
-#      "// POPCORN-MIGRATE-NODES: LIST, REASON" sets the cycle of nodes of 6
-#      and 7 instead (e.g. 2,0: x86-64 processes only).
+#      (a program with millions of points); with few points where the thread
+#      can move (the rewrites of 5 at its first period, times the period), the chance rises so that
+#      the run goes round the cycle four times, and a cycle with more moves
+#      than the points is 1,0 instead.  A line "// POPCORN-MIGRATE-NODES: LIST, REASON" sets the
+#      cycle of nodes of 6 and 7 instead (e.g. 2,0: x86-64 processes only).
+#      Each run of 6 and 7 must move the thread to every node of its cycle.
 #
 #   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
 #
@@ -88,35 +92,61 @@ fi
 run baseline ./baseline
 run x86_64 ./prog
 run aarch64 "$qemu" ./prog.aarch64
-# The unwinding self-check: every migration point is taken and walks the
-# whole stack with the migration metadata; any failure aborts the run.
-run x86_64-unwind env POPCORN_CHECK_UNWIND=1 ./prog
-run aarch64-unwind env POPCORN_CHECK_UNWIND=1 "$qemu" ./prog.aarch64
-
 result=0
 rm -f selftest.log
+# The unwinding self-check: every migration point is taken and walks the
+# whole stack with the migration metadata; any failure aborts the run.
+run_check_unwind x86_64-unwind ./prog || result=1
+run_check_unwind aarch64-unwind "$qemu" ./prog.aarch64 || result=1
+movable= # points where the thread can move: about the rewrites at the first period times it
 for mode in same roundtrip; do
 	min=1 # the most frequent period must rewrite at least once
 	for every in $periods; do
 		run_selftest "x86_64-$mode-$every" $mode $every $min ./prog || result=1
+		[ "$mode" = same ] && [ -z "$movable" ] && movable=$((${rewrites:-0} * every))
 		run_selftest "aarch64-$mode-$every" $mode $every $min "$qemu" ./prog.aarch64 || result=1
 		min=0
 	done
 done
 
+# random_schedule POINTS CHANCE CYCLE: the chance of a move at each point and
+# the cycle of nodes of the random run, for a run with POINTS points where
+# the thread can move.  Each node of the cycle must be reached, whatever the
+# seed: the chance rises until the run is expected to go round the cycle
+# four times, and with fewer points than the moves it takes to reach the
+# cycle's last node, the cycle is aarch64 and back.
+random_schedule() {
+	echo "$1 $2 $3" | awk '{
+		points = $1; chance = $2; n = split($3, cycle, ",")
+		last = 0
+		for (i = 1; i <= n; i++) if (cycle[i] != 0) last = i
+		if (points < last) { $3 = "1,0"; n = 2 }
+		if (chance * points < 4 * n) chance = 4 * n / points
+		if (chance > 1) chance = 1
+		printf "random=%g;nodes=%s\n", chance, $3
+	}'
+}
+
 migrate_periods=$(sed -n 's,^// POPCORN-MIGRATE-EVERY: *,,p' "$src")
 migrate_nodes=$(sed -n 's|^// POPCORN-MIGRATE-NODES: *\([0-9,]*[0-9]\).*|\1|p' "$src")
 migrated=
-min=1
+# Every migrating run moves the thread to each node of its cycle at least
+# once (runs.sh): a schedule that never fires tests nothing.
 for every in $migrate_periods; do
-	run_migrate "x86_64-migrate-$every" "every=$every;nodes=${migrate_nodes:-1,0}" $min ./prog || result=1
+	run_migrate "x86_64-migrate-$every" "every=$every;nodes=${migrate_nodes:-1,0}" 1 ./prog || result=1
 	migrated="$migrated x86_64-migrate-$every"
-	min=0
 done
 if ! grep -q '^// POPCORN-MIGRATE: no' "$src"; then
 	chance=$(sed -n 's,^// POPCORN-MIGRATE-RANDOM: *,,p' "$src")
-	run_migrate x86_64-migrate-random "random=${chance:-0.3};seed=${POPCORN_TEST_SEED:-5};nodes=${migrate_nodes:-2,0,1,0}" 0 ./prog || result=1
-	migrated="$migrated x86_64-migrate-random"
+	if [ "${movable:-0}" -eq 0 ]; then
+		echo "FAIL: the thread can move at no point of this run (say why in a line \"// POPCORN-MIGRATE: no, REASON\")"
+		result=1
+	else
+		schedule=$(random_schedule "$movable" "${chance:-0.3}" "${migrate_nodes:-2,0,1,0}")
+		run_migrate x86_64-migrate-random "$schedule;seed=${POPCORN_TEST_SEED:-5}" 1 ./prog || result=1
+		echo "x86_64-migrate-random: $schedule over $movable points" >>selftest.log
+		migrated="$migrated x86_64-migrate-random"
+	fi
 fi
 same_as_baseline "popcorn $opt" || result=1
 if [ -n "$migrated" ]; then

@@ -81,3 +81,62 @@ with_timeout() {
 	shift 2
 	timeout "$secs" "$@" >"$logfile" 2>&1
 }
+
+# record_starts DIR COMMAND LOG: DIR/COMMAND, for a PATH that starts with
+# DIR, runs the COMMAND found on PATH now after adding a line to LOG.
+record_starts() {
+	real=$(command -v "$2") || { log "no $2 on PATH"; return 1; }
+	mkdir -p "$1"
+	: >"$3"
+	printf '#!/bin/sh\necho started >>"%s"\nexec "%s" "$@"\n' "$3" "$real" >"$1/$2"
+	chmod +x "$1/$2"
+}
+
+# starts LOG: how many starts record_starts logged in LOG.
+starts() {
+	if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi
+}
+
+# schedule_reaches_aarch64 SCHEDULE: whether POPCORN_MIGRATE=SCHEDULE sends
+# the thread to node 1 (aarch64 by default): it names node 1 in nodes=, or
+# lists no nodes.
+schedule_reaches_aarch64() {
+	case ";$1;" in
+	*";nodes="*) echo "$1" | tr ';' '\n' | sed -n 's/^nodes=//p' | tr ',' '\n' | grep -qx 1 ;;
+	*) return 0 ;;
+	esac
+}
+
+# verdict: whether this package passes (and why not), from the flavors'
+# results.
+verdict() {
+	if [ -n "$pkg_unportable" ]; then
+		# Refused by the compiler, with its reason: what must happen.
+		[ "$built" = no ] && echo ok || echo "declared not portable, but it built"
+		return
+	fi
+	tp=$(cat "$pkgdir/popcorn/counts") tb=$(cat "$pkgdir/baseline/counts")
+	set -- $tp $tb
+	if [ "$built" != yes ]; then
+		echo "does not build with popcorn-clang"
+	elif [ "$2" = "?" ] || [ "$2" -eq 0 ]; then
+		echo "no test result with popcorn-clang (the suite ran nothing, or its log was not found)"
+	elif [ "$2" != "$4" ]; then
+		echo "ran $2 tests with popcorn-clang, $4 with the baseline"
+	elif [ $(($1 + ${pkg_musl_differences:-0})) -lt "$3" ]; then
+		echo "passes $1 of $2 tests with popcorn-clang, $3 with the baseline"
+	elif [ -f "$pkgdir/musl/counts" ] && [ "$1" -lt "$(cut -d' ' -f1 "$pkgdir/musl/counts")" ]; then
+		echo "passes $1 of $2 tests with popcorn-clang, $(cut -d' ' -f1 "$pkgdir/musl/counts") with clang and the same musl"
+	elif [ "$same" != yes ]; then
+		echo "the aarch64 workload differs from x86-64"
+	elif [ -f "$pkgdir/popcorn/counts-migrating" ] &&
+		[ "$(cat "$pkgdir/popcorn/counts-migrating")" != "$tp" ]; then
+		echo "passes $(tr ' ' / <"$pkgdir/popcorn/counts-migrating") tests migrating, $1/$2 at home"
+	elif [ -f "$pkgdir/popcorn/counts-migrating" ] && schedule_reaches_aarch64 "$migrate" &&
+		[ "$(starts "$pkgdir/popcorn/aarch64-starts")" -eq 0 ]; then
+		echo "no program moved to aarch64 while the tests ran migrating"
+	else
+		echo ok
+	fi
+}
+
