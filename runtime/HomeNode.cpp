@@ -662,6 +662,7 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
       if (node().SignalledMigration)
         __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       Arrival.finish();
+      fesetenv(&M.FloatEnvironment);
       returnSignals(M.SignalMask, M.PendingSignals);
       if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
         Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
@@ -898,6 +899,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
            Sent - Away.High);
   carryObjectStack(Registers, E.Machine);
   MigrateMessage M{Out, Away, T->Regions[0]};
+  fegetenv(&M.FloatEnvironment);
   N.Migrations++;
   E.Moves++;
   N.ThreadAway = true;

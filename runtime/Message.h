@@ -22,6 +22,7 @@
 
 #include "AddressMap.h"
 #include "RegisterSet.h"
+#include <fenv.h>
 #include "Rewrite.h"
 
 namespace popcorn {
@@ -136,6 +137,9 @@ struct MigrateMessage {
   RegisterSet Registers;
   StackRegion Away, Home;
   uint64_t SignalMask; // the thread's
+  // Its rounding mode and exception flags, in the encoding both libcs
+  // share (libc-patches: aarch64's fenv_t on x86-64 too).
+  fenv_t FloatEnvironment;
 };
 
 // The most pages one message carries, either way: a node asks for the one
@@ -238,6 +242,7 @@ struct ReturnHomeMessage {
   uint32_t Pad;
   uint64_t SignalMask;     // the thread's
   uint64_t PendingSignals; // raised on the node while blocked there
+  fenv_t FloatEnvironment; // the thread's, as in MigrateMessage
 };
 
 struct ExitMessage {

@@ -753,6 +753,7 @@ void forgetChanged(uint32_t Bytes);
   noteArrivedFrames(M.Registers);
   clearSignalHolds(); // it left in the middle of returnHome's
   Arrival.finish();
+  fesetenv(&M.FloatEnvironment);
   popcorn_resume(&M.Registers);
 }
 
@@ -1182,6 +1183,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   syncMapSharedPages(); // and none is kept: other processes write them meanwhile
   endNodeMappings();
   ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
+  fegetenv(&M.FloatEnvironment);
   uint64_t StackBytes = N.Home.High - Out.Sp;
   if (!N.HomeLink.send2(MessageType::ReturnHome, &M, sizeof M,
                         N.HomeStackImage + (Out.Sp - N.Home.Low), uint32_t(StackBytes)))
