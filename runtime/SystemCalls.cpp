@@ -575,7 +575,9 @@ long runAway(long Number, const long *A) {
     // a round trip saved, as for the ranges kept above.
     if (Number == sys::Munmap && unmapAtHome(Address, Bytes))
       return 0;
-    if (Number == sys::Mprotect)
+    // Home changes or moves pages this node may have written: they go
+    // home first, and are asked for again where they are afterwards.
+    if (Number == sys::Mprotect || Number == sys::Mremap)
       returnPages(Address, Bytes);
     long R = forward(RowIndex, A);
     if (sys::failed(R))
@@ -590,6 +592,9 @@ long runAway(long Number, const long *A) {
       // Those madvise discard the pages (what the thread reads next is
       // zero, or the file's); the others keep them as they are.
       dropPages(uint64_t(Number == sys::Mmap ? R : A[0]), pageUp(uint64_t(A[1])));
+    } else if (Number == sys::Mremap) {
+      dropPages(Address, Bytes);
+      dropPages(uint64_t(R), pageUp(uint64_t(A[2])));
     }
     return R;
   }
@@ -676,10 +681,9 @@ long runForwarded(const SyscallRow &Row, int16_t Number, long *Args, uint16_t Ma
     return -EBADF_;
   if (Number == sys::CloseRange)
     return closeProgramRange(uint32_t(Args[0]), uint32_t(Args[1]), Args[2]);
-  // The node may hold newer copies of the pages than home: moving home's
-  // would lose them.  libc allocates, copies and frees instead.
+  // The node sent its newer copies of the pages home before asking.
   if (Number == sys::Mremap)
-    return -ENOMEM_;
+    return homeMremap(Args[0], Args[1], Args[2], Args[3], Args[4]);
   return sys::call6(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
 }
 } // namespace

@@ -4,7 +4,7 @@
 #   1. popcorn-clang, the x86-64 image, run natively;
 #   2. popcorn-clang, the aarch64 image extracted from the same file, run
 #      under qemu-aarch64;
-#   3. the baseline: plain clang -O2, static, against the same x86-64 musl;
+#   3. the baseline: plain clang at OPT, static, against the same x86-64 musl;
 #   4. 1 and 2 again with the unwinding self-check (POPCORN_CHECK_UNWIND=
 #      verbose), which must have walked the stack at least once;
 #   5. 1 and 2 again, the stack rewritten in the process at every migration
@@ -72,14 +72,16 @@ if ! popcorn_build 2>build.err; then
 fi
 "$bin/popcorn-inspect" extract --isa aarch64 prog prog.aarch64
 
-# The baseline: clang-19 -O2, static, against the same x86-64 musl.  Like
+# The baseline: clang-19 at the same level, static, against the same x86-64
+# musl (what -O2 folds at compile time, -O0 computes with libc: musl's
+# binary128 powl is pow's double precision, so math.c's powl differs).  Like
 # popcorn-clang it does not contract a*b+c into a fused multiply-add: whether
 # that happens depends on the ISA (aarch64 has fmadd, generic x86-64 does not,
 # binary128 calls fmal), and a migratable program must compute alike on all.
 x86=$sysroot/x86_64
 resource=$("$clang" -print-resource-dir)
 if ! "$clang" --target=x86_64-linux-musl -nostdinc -isystem "$x86/include" \
-	-isystem "$resource/include" -mlong-double-128 -ffp-contract=off -O2 -c "$src" -o baseline.o 2>build.err ||
+	-isystem "$resource/include" -mlong-double-128 -ffp-contract=off "$opt" -c "$src" -o baseline.o 2>build.err ||
 	! "$lld" -static -o baseline "$x86/lib/crt1.o" "$x86/lib/crti.o" baseline.o \
 		--start-group "$x86/lib/libc.a" "$x86/lib/libpopcorn-builtins.a" --end-group \
 		"$x86/lib/crtn.o" 2>>build.err; then

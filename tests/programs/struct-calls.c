@@ -4,7 +4,7 @@
  * 16 bytes: by reference on aarch64).  At -O0 aarch64 kept the address of a
  * native stack object in a spill slot across migration points, where no
  * record described it: the first move to node 1 crashed. */
-// POPCORN-MIGRATE-EVERY: 1 3
+// POPCORN-MIGRATE-EVERY: 1
 #include <stdio.h>
 #include <string.h>
 

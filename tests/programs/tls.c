@@ -1,3 +1,4 @@
+// POPCORN-MIGRATE-NODES: 1,0, few points: most run while other threads do, and the main thread moves only alone
 /* __thread variables with pthreads: every thread counts in its own copy,
  * and in a global protected by a mutex. */
 #include <pthread.h>
