@@ -25,8 +25,13 @@ if ! POPCORN_NODES=0:x86_64:native "$out/migrate" >"$out/home.txt" 2>"$out/home.
 fi
 sed 's/ on node [0-9] ([a-z0-9_]*)//' "$out/home.txt" >"$out/native.txt"
 cat "$out/native.txt"
-if ! grep -q 'after moving to node 1 *on node 1 (aarch64)' "$out/migrated.txt"; then
+if ! grep -q 'after moving to node 1 *on node 1 (aarch64)' "$out/migrated.txt" ||
+	! grep -q '^popcorn: migrations: 1 away from home (1 to node 1)' "$out/migrated.err"; then
 	echo "== the thread did not reach aarch64" >&2
+	exit 1
+fi
+if ! grep -q 'back at node 0 *on node 0 (x86_64)' "$out/migrated.txt"; then
+	echo "== the thread did not come back to x86-64" >&2
 	exit 1
 fi
 if sed 's/ on node [0-9] ([a-z0-9_]*)//' "$out/migrated.txt" | cmp -s - "$out/native.txt"; then

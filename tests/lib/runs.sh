@@ -50,12 +50,18 @@ take_report() {
 }
 
 # at_least NAME COUNT MIN WHAT: fails, saying so, if the report gave no
-# COUNT or COUNT < MIN.
+# COUNT, more than one (two reports: a forked child's too) or COUNT < MIN.
 at_least() {
 	if [ -z "$2" ]; then
 		echo "FAIL: $1 printed no report"
 		return 1
 	fi
+	case $2 in
+	*[!0-9]*)
+		echo "FAIL: $1: not one count: '$(echo "$2" | tr '\n' ' ')' ($report)"
+		return 1
+		;;
+	esac
 	if [ "$2" -lt "$3" ]; then
 		echo "FAIL: $1: $4 ($report)"
 		return 1

@@ -111,18 +111,25 @@ for mode in same roundtrip; do
 	done
 done
 
+# A run moves the thread at most about $max_moves times: at -O0 a program
+# has many more points than at -O2 (malloc.c: thousands, each a trip to
+# aarch64 and back under qemu), and the period stretches to keep it so.
+max_moves=200
+
 # random_schedule POINTS CHANCE CYCLE: the chance of a move at each point and
 # the cycle of nodes of the random run, for a run with POINTS points where
 # the thread can move.  Each node of the cycle must be reached, whatever the
 # seed: the chance rises until the run is expected to go round the cycle
-# four times, and with fewer points than the moves it takes to reach the
+# four times (but falls until it is expected to move at most $max_moves
+# times), and with fewer points than the moves it takes to reach the
 # cycle's last node, the cycle is aarch64 and back.
 random_schedule() {
-	echo "$1 $2 $3" | awk '{
-		points = $1; chance = $2; n = split($3, cycle, ",")
+	echo "$1 $2 $3 $max_moves" | awk '{
+		points = $1; chance = $2; n = split($3, cycle, ","); most = $4
 		last = 0
 		for (i = 1; i <= n; i++) if (cycle[i] != 0) last = i
 		if (points < last) { $3 = "1,0"; n = 2 }
+		if (chance * points > most) chance = most / points
 		if (chance * points < 4 * n) chance = 4 * n / points
 		if (chance > 1) chance = 1
 		printf "random=%g;nodes=%s\n", chance, $3
@@ -135,7 +142,10 @@ migrated=
 # Every migrating run moves the thread to each node of its cycle at least
 # once (runs.sh): a schedule that never fires tests nothing.
 for every in $migrate_periods; do
-	run_migrate "x86_64-migrate-$every" "every=$every;nodes=${migrate_nodes:-1,0}" 1 ./prog || result=1
+	period=$(echo "${movable:-0} $every $max_moves" |
+		awk '{ p = int(($1 + $3 - 1) / $3); print (p > $2 ? p : $2) }')
+	run_migrate "x86_64-migrate-$every" "every=$period;nodes=${migrate_nodes:-1,0}" 1 ./prog || result=1
+	[ "$period" = "$every" ] || echo "x86_64-migrate-$every: every=$period over $movable points" >>selftest.log
 	migrated="$migrated x86_64-migrate-$every"
 done
 if ! grep -q '^// POPCORN-MIGRATE: no' "$src"; then

@@ -99,7 +99,8 @@ starts() {
 
 # schedule_reaches_aarch64 SCHEDULE: whether POPCORN_MIGRATE=SCHEDULE sends
 # the thread to node 1 (aarch64 by default): it names node 1 in nodes=, or
-# lists no nodes.
+# lists no nodes.  The aarch64 nodes started are what shows that programs
+# moved, so a migrating pass must name one.
 schedule_reaches_aarch64() {
 	case ";$1;" in
 	*";nodes="*) echo "$1" | tr ';' '\n' | sed -n 's/^nodes=//p' | tr ',' '\n' | grep -qx 1 ;;
@@ -121,6 +122,8 @@ verdict() {
 		echo "does not build with popcorn-clang"
 	elif [ "$2" = "?" ] || [ "$2" -eq 0 ]; then
 		echo "no test result with popcorn-clang (the suite ran nothing, or its log was not found)"
+	elif [ "$1" -eq 0 ]; then
+		echo "passes none of $2 tests with popcorn-clang"
 	elif [ "$2" != "$4" ]; then
 		echo "ran $2 tests with popcorn-clang, $4 with the baseline"
 	elif [ $(($1 + ${pkg_musl_differences:-0})) -lt "$3" ]; then
@@ -132,7 +135,9 @@ verdict() {
 	elif [ -f "$pkgdir/popcorn/counts-migrating" ] &&
 		[ "$(cat "$pkgdir/popcorn/counts-migrating")" != "$tp" ]; then
 		echo "passes $(tr ' ' / <"$pkgdir/popcorn/counts-migrating") tests migrating, $1/$2 at home"
-	elif [ -f "$pkgdir/popcorn/counts-migrating" ] && schedule_reaches_aarch64 "$migrate" &&
+	elif [ -f "$pkgdir/popcorn/counts-migrating" ] && ! schedule_reaches_aarch64 "$migrate"; then
+		echo "the migrating schedule names no aarch64 node: nothing shows that a program moved"
+	elif [ -f "$pkgdir/popcorn/counts-migrating" ] &&
 		[ "$(starts "$pkgdir/popcorn/aarch64-starts")" -eq 0 ]; then
 		echo "no program moved to aarch64 while the tests ran migrating"
 	else

@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh's verdict on crafted results, no package built: a suite that left
-# no test log, and a migrating pass in which no program moved, must fail
-# the package; a complete result must pass.
+# no test log or passed no test, and a migrating pass in which nothing shows
+# that a program moved, must fail the package; a complete result must pass.
 #
 #   run-verdict-test.sh WORK_DIR
 set -eu
@@ -58,5 +58,13 @@ expect ok "migrating to node 1, an aarch64 node started"
 
 migrate="random=0.001;seed=1;nodes=2,0"
 : >"$pkgdir/popcorn/aarch64-starts"
-expect ok "migrating to node 2 alone (aarch64 starts not counted)"
+expect "not ok" "migrating to node 2 alone: no start shows a move"
+
+package passes-none # a suite that ran its tests and passed none, in both builds
+for flavor in popcorn baseline; do
+	printf '# TOTAL: 6\n# PASS: 0\n' >"$pkgdir/$flavor/src/test-suite.log"
+	out=$pkgdir/$flavor
+	counts $(automake_counts "$pkgdir/$flavor/src")
+done
+expect "not ok" "0 of 6 tests passed in both builds"
 exit $failed

@@ -25,7 +25,8 @@
 # popcorn-clang must then pass as many tests as that build too.
 #
 # --migrate SCHEDULE runs the popcorn build's tests a second time with
-# POPCORN_MIGRATE=SCHEDULE (e.g. 'random=0.01;seed=1;nodes=2,0'): every
+# POPCORN_MIGRATE=SCHEDULE (e.g. 'random=0.01;seed=1;nodes=1,2,0'; it must
+# name node 1: the aarch64 nodes started show that programs moved): every
 # program the tests run then moves between nodes while it runs, and must
 # pass the same tests as when it stays home.
 set -eu
