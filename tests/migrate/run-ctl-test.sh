@@ -58,7 +58,8 @@ wait_until() {
 	done
 }
 
-# expect_refusal WHAT COMMAND...: COMMAND must exit non-zero with a message.
+# expect_refusal WHAT COMMAND...: COMMAND must exit non-zero, but not by a
+# signal or the timeout, with a message.
 expect_refusal() {
 	what=$1
 	shift
@@ -68,6 +69,8 @@ expect_refusal() {
 	set -e
 	if [ $status -eq 0 ]; then
 		fail "$what: exit status 0"
+	elif [ $status -ge 124 ]; then
+		fail "$what: exit status $status (a crash or the timeout): $(cat refusal.err)"
 	elif [ ! -s refusal.err ]; then
 		fail "$what: no message"
 	else
@@ -122,6 +125,7 @@ grep -q 'no node 9' refusal.err || fail "migrate to node 9: '$(cat refusal.err)'
 expect_refusal "migrate to node 0 (already there)" timeout 30 "$ctl" migrate "$pid" 0
 grep -q 'already on node 0' refusal.err || fail "migrate to node 0: '$(cat refusal.err)'"
 expect_refusal "migrate a thread that does not exist" timeout 30 "$ctl" migrate "$pid/$((pid + 100000))" 1
+grep -q "has no thread $((pid + 100000))" refusal.err || fail "migrate a thread that does not exist: '$(cat refusal.err)'"
 # The program's only other thread is the runtime's server, which answers
 # on the socket: it is there.
 other=$(ls /proc/"$pid"/task | grep -vx "$pid" | head -1)
@@ -202,14 +206,18 @@ fi
 expect_refusal "no arguments" "$ctl"
 grep -q '^usage: popcorn-ctl' refusal.err || fail "no arguments: no usage text"
 expect_refusal "unknown command" "$ctl" frobnicate
+grep -q "unknown command 'frobnicate'" refusal.err || fail "unknown command: '$(cat refusal.err)'"
 expect_refusal "migrate without a node" "$ctl" migrate 1
+grep -q "wrong number of arguments for migrate" refusal.err || fail "migrate 1: '$(cat refusal.err)'"
 expect_refusal "migrate to a node that is not a number" "$ctl" migrate 1 x
+grep -q "'x' is not a node number" refusal.err || fail "migrate 1 x: '$(cat refusal.err)'"
 sleep 1 &
 dead=$!
 wait "$dead"
 expect_refusal "nodes of an unknown PID" timeout 30 "$ctl" nodes "$dead"
 grep -q "no process $dead" refusal.err || fail "nodes $dead: '$(cat refusal.err)' does not say there is no such process"
 expect_refusal "migrate an unknown PID" timeout 30 "$ctl" migrate "$dead" 1
+grep -q "no process $dead" refusal.err || fail "migrate $dead: '$(cat refusal.err)'"
 expect_refusal "nodes of a process that is not a popcorn program" timeout 30 "$ctl" nodes $$
 grep -q "not a popcorn program" refusal.err || fail "nodes $$: '$(cat refusal.err)'"
 

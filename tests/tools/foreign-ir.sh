@@ -35,7 +35,7 @@ status=0
 "$bin/popcorn-clang" main.c plain.o -o prog 2>stderr.txt || status=$?
 echo "popcorn-clang linking a plain x86-64 object: exit status $status"
 cat stderr.txt
-if [ "$status" -eq 0 ] || [ -e prog ] || ! grep -q "plain.o was not compiled by popcorn-clang" stderr.txt; then
+if [ "$status" -ne 1 ] || [ -e prog ] || ! grep -q "plain.o was not compiled by popcorn-clang" stderr.txt; then
 	echo "FAIL: the link did not refuse a plain x86-64 object"
 	fail=1
 fi

@@ -8,8 +8,13 @@ bin=$1 work=$2
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
-"$bin/popcorn-clang" -print-search-dirs >dirs.txt 2>&1 || true
+status=0
+"$bin/popcorn-clang" -print-search-dirs >dirs.txt 2>&1 || status=$?
 cat dirs.txt
+if [ $status -ne 0 ]; then
+	echo "FAIL: popcorn-clang -print-search-dirs: exit status $status"
+	exit 1
+fi
 programs=$(sed -n 's,^programs: =,,p' dirs.txt)
 libraries=$(sed -n 's,^libraries: =,,p' dirs.txt)
 fail=0
