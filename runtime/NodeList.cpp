@@ -110,6 +110,10 @@ bool readLauncher(Span Entry, Span How, uint16_t Here, NodePlace &Node, TextBuff
     return true;
   }
   if (How.is("qemu")) {
+    // The node runs this ISA's image natively; qemu-user emulates another.
+    if (Node.Machine == Here)
+      return refuse(Why, Entry, "qemu runs another ISA than this machine's; ", isaName(Here),
+                    " runs native here");
     Node.How = Launcher::Qemu;
     return true;
   }

@@ -64,12 +64,16 @@ void onSignal(int) {
     return;
   }
   // While the thread is away its pages, the schedule's among them, belong
-  // to another node: the request waits in this process's own state.
+  // to another node: the request waits in this process's own state, and
+  // the thread comes home at its next point to take it there (to the
+  // cycle's next node, which may be home itself).
   node().SignalledMigration = true;
-  if (!node().ThreadAway) {
-    Plan.Signalled = 1;
-    __popcorn_migration_pending = 1;
+  if (node().ThreadAway) {
+    steerThread(0);
+    return;
   }
+  Plan.Signalled = 1;
+  __popcorn_migration_pending = 1;
 }
 
 // The thread meets the signal at its next point, as Popcorn's does.  The

@@ -2,7 +2,7 @@
 # Settings read at start-up (POPCORN_NODES, POPCORN_MIGRATE,
 # POPCORN_CHECK_UNWIND) do what they say or are refused with one line
 # naming the bad part, and the README's `kill -RTMIN $(pidof prog)` moves
-# the thread (tests/migrate/steered.c).
+# the thread, from home and while it is away (tests/migrate/steered.c).
 #
 #   run-settings-test.sh BUILD_DIR SOURCE WORK_DIR
 set -eu
@@ -124,11 +124,14 @@ if wait_for ready signal.out; then
 	if wait_for home signal.out; then
 		echo "signal: pidof $prog: $(pidof $prog)"
 		kill -s RTMIN $(pidof $prog) || fail "kill -s RTMIN \$(pidof $prog)"
+		# Away, a signal brings the thread home on its way to the
+		# cycle's next node.
+		wait_for "on node 2 again" signal.out && kill -s RTMIN "$pid"
 	fi
 fi
 status=0
 wait "$pid" || status=$?
-printf 'ready\non node 2\nhome\non node 2 again\n' | cat - home.out >signal.expected
+printf 'ready\non node 2\nhome\non node 2 again\nhome again\n' | cat - home.out >signal.expected
 if [ "$status" != 0 ] || ! cmp -s signal.expected signal.out; then
 	fail "kill -RTMIN: status $status, output:"
 	cat signal.out signal.err

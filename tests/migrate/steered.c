@@ -5,7 +5,8 @@
  *                    the runtime's warning says what it tried to reach)
  *   steered signal   prints "ready", then waits to be sent to node 2 by
  *                    the shell's `kill -RTMIN` (twice: it comes home
- *                    itself in between), and prints the sum.  Before
+ *                    itself in between), then to be brought home by a
+ *                    third, sent while it is away, and prints the sum.  Before
  *                    "ready" it calls setrlimit with a second thread
  *                    running: musl's __synccall borrows the signal the
  *                    shell calls SIGRTMIN, and must give it back. */
@@ -100,6 +101,12 @@ __attribute__((noinline)) static int steered(void)
 		return 1;
 	}
 	printf("on node 2 again\n");
+	fflush(stdout);
+	if (!wait_until_on(0)) {
+		printf("the third signal, sent while the thread was away, did not bring it home\n");
+		return 1;
+	}
+	printf("home again\n");
 	printf("%lu\n", sum());
 	return 0;
 }

@@ -1,5 +1,6 @@
 // POPCORN-SELFTEST-EVERY: 997
 // POPCORN-MIGRATE-NODES: 1,0, most points are in a second thread, which cannot move yet (ENOTSUP)
+// POPCORN-MIGRATE-RANDOM: 1
 /* Handlers on the alternate signal stack (sigaltstack, SA_ONSTACK), as
  * stack-overflow handlers use them (gnulib's c-stack and sigsegv, and
  * their configure probes): a handler's locals are in the alternate stack,

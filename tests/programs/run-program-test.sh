@@ -116,23 +116,24 @@ done
 # aarch64 and back under qemu), and the period stretches to keep it so.
 max_moves=200
 
-# random_schedule POINTS CHANCE CYCLE: the chance of a move at each point and
-# the cycle of nodes of the random run, for a run with POINTS points where
-# the thread can move.  Each node of the cycle must be reached, whatever the
-# seed: the chance rises until the run is expected to go round the cycle
-# four times (but falls until it is expected to move at most $max_moves
-# times), and with fewer points than the moves it takes to reach the
-# cycle's last node, the cycle is aarch64 and back.
+# random_schedule POINTS CHANCE CYCLE MOST: the chance of a move at each
+# point and the cycle of nodes of the random run, for a run with POINTS
+# points where the thread can move.  Each node of the cycle must be
+# reached, whatever the seed: the chance rises until the run is expected to
+# go round the cycle four times (but, unless MOST is 0, falls until it is
+# expected to move at most MOST times), and with fewer points than the
+# moves it takes to reach the cycle's last node, the cycle is aarch64 and
+# back.
 random_schedule() {
-	echo "$1 $2 $3 $max_moves" | awk '{
+	echo "$1 $2 $3 $4" | awk '{
 		points = $1; chance = $2; n = split($3, cycle, ","); most = $4
 		last = 0
 		for (i = 1; i <= n; i++) if (cycle[i] != 0) last = i
 		if (points < last) { $3 = "1,0"; n = 2 }
-		if (chance * points > most) chance = most / points
+		if (most && chance * points > most) chance = most / points
 		if (chance * points < 4 * n) chance = 4 * n / points
 		if (chance > 1) chance = 1
-		printf "random=%g;nodes=%s\n", chance, $3
+		printf "random=%.9f;nodes=%s\n", chance, $3
 	}'
 }
 
@@ -154,7 +155,10 @@ if ! grep -q '^// POPCORN-MIGRATE: no' "$src"; then
 		echo "FAIL: the thread can move at no point of this run (say why in a line \"// POPCORN-MIGRATE: no, REASON\")"
 		result=1
 	else
-		schedule=$(random_schedule "$movable" "${chance:-0.3}" "${migrate_nodes:-2,0,1,0}")
+		# A chance the source gives is its author's: not lowered.
+		most=$max_moves
+		[ -z "$chance" ] || most=0
+		schedule=$(random_schedule "$movable" "${chance:-0.3}" "${migrate_nodes:-2,0,1,0}" $most)
 		run_migrate x86_64-migrate-random "$schedule;seed=${POPCORN_TEST_SEED:-5}" 1 ./prog || result=1
 		echo "x86_64-migrate-random: $schedule over $movable points" >>selftest.log
 		migrated="$migrated x86_64-migrate-random"

@@ -64,6 +64,11 @@ TEST(NodeList, SaysWhyNativeCannotRunAnotherIsa) {
                 "native runs this machine's ISA (x86_64) only; aarch64 needs qemu");
 }
 
+TEST(NodeList, SaysWhyQemuCannotRunThisIsa) {
+  expectRefused("0:x86_64:native,1:x86_64:qemu", "1:x86_64:qemu",
+                "qemu runs another ISA than this machine's; x86_64 runs native here");
+}
+
 TEST(NodeList, TakesIpv6InBrackets) {
   NodesRead R = readNodes("0:x86_64:native,1:aarch64:tcp:[::1]:7448");
   ASSERT_TRUE(R.Ok) << R.Why;
