@@ -1,0 +1,43 @@
+//===- HomeNode.h - The process a program started as ------------*- C++ -*-===//
+//
+// The home node owns the program's address space, files and identity.  It
+// starts the other nodes when a thread first goes there, sends the thread
+// with its rewritten stack, and while the thread is away serves its pages
+// and system calls; the thread comes back with the pages it wrote.
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_RUNTIME_HOMENODE_H
+#define POPCORN_RUNTIME_HOMENODE_H
+
+#include "state/NodeList.h"
+#include "RegisterSet.h"
+
+namespace popcorn {
+
+/// Reads POPCORN_NODES (or takes the default table) from the environment
+/// the process started with.  False with a message if it is malformed.
+bool readNodeTable(char **Envp);
+
+/// Sends the thread stopped with Registers to node Target.  Returns only
+/// if it stays: 0 never, else an errno value.
+int migrateAway(RegisterSet &Registers, int Target);
+
+/// One line on stderr with what migration cost so far (POPCORN_LOG=stats).
+void reportMigrations();
+
+/// Whether Fd is one of the runtime's own at home (its control socket, a
+/// link to a node): not the program's to close.
+bool isRuntimeDescriptor(long Fd);
+
+/// At home: the program's close_range, which closes the program's
+/// descriptors from First to Last and not the runtime's among them.
+long closeProgramRange(uint32_t First, uint32_t Last, long Flags);
+
+/// At home, before the program's dup2 or dup3 onto Fd: if Fd is one of the
+/// runtime's, the runtime's goes to another number, and the program gets
+/// Fd as it would without the runtime.
+void moveRuntimeDescriptor(long Fd);
+
+} // namespace popcorn
+
+#endif
