@@ -263,7 +263,7 @@ int moveTo(RegisterSet &Registers, int Target) {
     return -1;
   }
   // The program's SIGSEGV handler, run by the node's own on its signal
-  // stack (RemoteNode.cpp): its frame would be refused, and a page fault
+  // stack (nodes/RemoteNode.cpp): its frame would be refused, and a page fault
   // on the runtime's stack would be delivered over it, at the signal
   // stack's top.
   if (N.Remote && N.SignalStack.contains(Registers.Sp)) {

@@ -21,7 +21,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "control/ControlSocket.h"
-#include "nodes/HomeNode.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
 #include "signals/Steering.h"

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "migration/Triggers.h"
 #include "support/AddressMap.h"
-#include "support/ExecutableFile.h"
+#include "state/ExecutableFile.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
 #include "state/ScheduleSettings.h"

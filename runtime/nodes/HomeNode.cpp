@@ -3,7 +3,7 @@
 #include "memory/AddressSpace.h"
 #include "link/Authentication.h"
 #include "control/ControlSocket.h"
-#include "support/ExecutableFile.h"
+#include "state/ExecutableFile.h"
 #include "link/KeyFile.h"
 #include "migration/LongJump.h"
 #include "state/NodeState.h"
@@ -203,7 +203,7 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   // qemu-user's own stack would be where home's is, whose top holds the
   // program's arguments: qemu runs randomized, as it is inherited from
   // this process at the exec (and only read there).  A native node leaves
-  // its first stack before it takes home's (RemoteNode.cpp: startNode).
+  // its first stack before it takes home's (nodes/RemoteNode.cpp: startNode).
   constexpr unsigned long NoRandomize = 0x0040000, Query = 0xffffffff;
   int Persona = personality(Query);
   bool Randomize = E.How == Launcher::Qemu && Persona != -1 && (Persona & NoRandomize);

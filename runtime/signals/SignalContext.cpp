@@ -22,6 +22,7 @@
 // the handler that stack for its objects as at home.
 //
 //===----------------------------------------------------------------------===//
+#include "signals/SignalState.h"
 #include "state/NodeState.h"
 #include <signal.h>
 #include <stddef.h>

@@ -14,12 +14,12 @@
 #ifndef POPCORN_RUNTIME_NODESTATE_H
 #define POPCORN_RUNTIME_NODESTATE_H
 
-#include "support/AddressMap.h"
+#include "Rewrite.h"
 #include "link/Authentication.h"
 #include "link/Channel.h"
 #include "state/NodeList.h"
-#include "Rewrite.h"
-#include "signals/SignalState.h"
+#include "support/AddressMap.h"
+#include "support/Signals.h"
 
 namespace popcorn {
 
@@ -32,7 +32,7 @@ struct ArrivedFrame {
 };
 
 // Faults that each ask where the last one's request ended: a thread
-// reading or writing through memory in order (RemoteNode.cpp).
+// reading or writing through memory in order (memory/RemoteFaults.cpp).
 struct FetchStream {
   uint64_t Next;     // where its last request ended
   uint64_t LastUsed; // the fault that last went on with it
@@ -124,7 +124,7 @@ struct NodeState {
   uint8_t *HomeStackImage; // where a rewrite for home writes Home's bytes
   uint8_t *RuntimeStackTop;
   AddressRange SignalStack; // its SIGSEGV handler's, which brings pages in
-  // The program's own SIGSEGV handler, while it runs (RemoteNode.cpp): the
+  // The program's own SIGSEGV handler, while it runs (memory/RemoteFaults.cpp): the
   // frame of the fault handler that called it, its flags, and whether the
   // program sent itself a SIGSEGV meanwhile that waits for its return.
   uint64_t ProgramFaultFrame, ProgramFaultFlags;
@@ -143,7 +143,7 @@ struct NodeState {
   uint8_t *DirtyBits[MaxSharedRanges];
   // Pages of anonymous private memory home mapped at this node's request
   // during this trip and not touched since: zero at home, so this node
-  // makes them itself at the first touch instead of asking (RemoteNode.cpp).
+  // makes them itself at the first touch instead of asking (memory/RemoteFaults.cpp).
   uint8_t *FreshBits[MaxSharedRanges];
   bool AnyFresh;
   // Pages here that the program may not write, and pages here shared
@@ -152,7 +152,7 @@ struct NodeState {
   uint8_t *MapSharedBits[MaxSharedRanges];
   // Pages this node had until it forgot them (home changed them, or the
   // kernel would not map more): pages the thread used here, which tell
-  // which blocks it uses densely (RemoteNode.cpp, widenToBlock).
+  // which blocks it uses densely (memory/RemoteFaults.cpp, widenToBlock).
   uint8_t *HadBits[MaxSharedRanges];
   bool AnyMapShared;
   uint64_t *MapSharedList, MapSharedCount; // those, as fetched (and since forgotten)
@@ -168,7 +168,7 @@ struct NodeState {
   FetchStream Streams[FetchStreams];
   uint64_t StreamFaults; // faults that asked for pages: the streams' clock
   // Writes to pages here in order: where the last run made writable at a
-  // write ended, and the window it was taken in (RemoteNode.cpp,
+  // write ended, and the window it was taken in (memory/RemoteFaults.cpp,
   // markWrittenAhead).
   uint64_t WriteStreamNext;
   uint32_t WriteWindow;
@@ -194,7 +194,7 @@ struct NodeState {
   uint64_t Migrations, PagesFetched, PageRequests, PagesReturned, SyscallsForwarded;
   RewriteResult LastRefusal; // why the last move failed with EAGAIN (POPCORN_LOG=verbose)
 
-  // The program's signal actions (SignalState.h).  Home: SignalActionsChanged
+  // The program's signal actions (signals/SignalState.h).  Home: SignalActionsChanged
   // counts the calls that set one, SignalActionsRead says which count
   // SignalActions was read at.
   uint64_t SignalActionsChanged, SignalActionsRead, HandledSignals;

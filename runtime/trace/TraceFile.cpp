@@ -16,7 +16,6 @@
 // from a remote node's Exit message, with the program's memory not home.
 //
 //===----------------------------------------------------------------------===//
-#include "nodes/HomeNode.h"
 #include "support/Report.h"
 #include "link/SyscallTable.h"
 #include "trace/Trace.h"

@@ -1,6 +1,6 @@
 //===- ExecutableFile.cpp - Sections and symbols of this executable -------===//
-#include "support/ExecutableFile.h"
-#include "nodes/HomeNode.h"
+#include "state/ExecutableFile.h"
+#include "state/NodeList.h"
 #include "support/Report.h"
 #include "popcorn/SharedBytes.h"
 #include <fcntl.h>
