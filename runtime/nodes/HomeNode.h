@@ -25,19 +25,6 @@ int migrateAway(RegisterSet &Registers, int Target);
 /// One line on stderr with what migration cost so far (POPCORN_LOG=stats).
 void reportMigrations();
 
-/// Whether Fd is one of the runtime's own at home (its control socket, a
-/// link to a node): not the program's to close.
-bool isRuntimeDescriptor(long Fd);
-
-/// At home: the program's close_range, which closes the program's
-/// descriptors from First to Last and not the runtime's among them.
-long closeProgramRange(uint32_t First, uint32_t Last, long Flags);
-
-/// At home, before the program's dup2 or dup3 onto Fd: if Fd is one of the
-/// runtime's, the runtime's goes to another number, and the program gets
-/// Fd as it would without the runtime.
-void moveRuntimeDescriptor(long Fd);
-
 } // namespace popcorn
 
 #endif

@@ -2,7 +2,7 @@
 #include "syscalls/SystemCalls.h"
 #include "memory/AddressSpace.h"
 #include "control/ControlSocket.h"
-#include "nodes/HomeNode.h"
+#include "syscalls/RuntimeDescriptors.h"
 #include "memory/NodeMappings.h"
 #include "state/NodeState.h"
 #include "memory/RemotePages.h"
