@@ -87,6 +87,15 @@ enum : long {
   MapNoReserve = 0x4000, MapFixedNoReplace = 0x100000
 };
 
+// The kernel's error numbers the runtime returns or looks for (a raw
+// call returns one negated), the same on both ISAs.  Not <errno.h>'s:
+// its errno is libc's, which the runtime must not touch.
+enum : long {
+  Eintr = 4, Ebadf = 9, Eagain = 11, Enomem = 12, Efault = 14, Eexist = 17, Einval = 22,
+  Enotty = 25, Enametoolong = 36, Enosys = 38, Emsgsize = 90, Eaddrinuse = 98,
+  Econnaborted = 103
+};
+
 inline bool failed(long R) { return R < 0 && R > -4096; }
 
 // Descriptor Fd (or an error, passed on) moved to 3 or above if it took

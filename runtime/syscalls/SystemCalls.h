@@ -2,8 +2,8 @@
 //
 // musl makes every system call through __popcorn_syscall
 // (libc-patches/common/0002-node-hooks.patch).  At home only mapping calls
-// change (AddressSpace.h); on a remote node each call runs where its
-// SyscallTable.h row says, its data carried in messages.
+// change (memory/AddressSpace.h); on a remote node each call runs where its
+// link/SyscallTable.h row says, its data carried in messages (CallData.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_SYSTEMCALLS_H
@@ -30,6 +30,10 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes);
 /// which the program's sigaction reads and the next departure sends,
 /// learns of it.  Before the program's sigaction and as the thread leaves.
 void settleResetActions();
+
+/// Node: the program's call Number on A, run where its row of
+/// link/SyscallTable.h says (ForwardCalls.cpp).
+long remoteSyscall(long Number, const long *A);
 
 } // namespace popcorn
 
