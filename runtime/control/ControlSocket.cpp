@@ -51,8 +51,6 @@ static_assert(MaxNodes == POPCORN_CONTROL_MAX_NODES, "the reply has room for eve
 constexpr long AtFdcwd = -100, AtSymlinkNoFollow = 0x100;
 constexpr long AfUnix = 1, SockStream = 1, SockCloexec = 02000000;
 constexpr long SolSocket = 1, SoPeercred = 17, SoRcvtimeo = 20, SoSndtimeo = 21;
-constexpr long Eintr = 4, Eagain = 11, Eexist = 17, Eaddrinuse = 98, Econnaborted = 103,
-               Econnrefused = 111;
 constexpr uint64_t StackBytes = 64 * 1024;
 
 struct SocketAddress {
@@ -81,7 +79,7 @@ const char *errorName(long Error) {
   case 28: return "no space left on device";
   case 30: return "read-only file system";
   case 36: return "file name too long";
-  case Eaddrinuse: return "address in use";
+  case sys::Eaddrinuse: return "address in use";
   }
   return "system error";
 }
@@ -108,7 +106,7 @@ bool same(const char *A, const char *B) {
 // socket's name or read it).
 bool privateDirectory(const char *Dir, uint32_t Euid, TextBuffer &Why) {
   long R = sys::call6(sys::Mkdirat, AtFdcwd, long(Dir), 0700);
-  if (R < 0 && R != -Eexist) {
+  if (R < 0 && R != -sys::Eexist) {
     Why << "cannot create " << Dir << ": " << errorName(R);
     return false;
   }
@@ -134,14 +132,14 @@ bool privateDirectory(const char *Dir, uint32_t Euid, TextBuffer &Why) {
 // replaced.
 long bindName(int Fd, const SocketAddress &Address, long Bytes) {
   long R = sys::call6(sys::Bind, Fd, long(&Address), Bytes);
-  if (R != -Eaddrinuse)
+  if (R != -sys::Eaddrinuse)
     return R;
   long Probe = sys::call6(sys::Socket, AfUnix, SockStream | SockCloexec, 0);
   if (Probe < 0)
     return R;
   long Connected = sys::call6(sys::Connect, Probe, long(&Address), Bytes);
   sys::call6(sys::Close, Probe);
-  if (Connected != -Econnrefused)
+  if (Connected != -sys::Econnrefused)
     return R;
   sys::call6(sys::Unlinkat, AtFdcwd, long(Address.Path), 0);
   return sys::call6(sys::Bind, Fd, long(&Address), Bytes);
@@ -288,7 +286,7 @@ bool readAll(int Fd, void *Into, uint32_t Bytes, uint32_t &Got) {
   Got = 0;
   while (Got < Bytes) {
     long N = sys::call6(sys::Read, Fd, long(static_cast<char *>(Into) + Got), Bytes - Got);
-    if (N == -Eintr)
+    if (N == -sys::Eintr)
       continue;
     if (N <= 0)
       return false;
@@ -351,7 +349,7 @@ void answer(ControlServer &S, int Fd) {
   const char *P = reinterpret_cast<const char *>(&R);
   for (uint32_t Sent = 0; Sent < sizeof R;) {
     long N = sys::call6(sys::Write, Fd, long(P + Sent), sizeof R - Sent);
-    if (N == -Eintr)
+    if (N == -sys::Eintr)
       continue;
     if (N <= 0)
       return;
@@ -369,14 +367,14 @@ void serveRequests(ControlServer &S) {
     long Ready = sys::call6(sys::Ppoll, long(&Wait), 1, 0, 0, 8);
     // Moved meanwhile, out of the way of the program's dup2 (HomeNode.cpp:
     // moveRuntimeDescriptor): the same socket under another number.
-    if (Ready == -Eintr || Ready == 0 || Wait.Fd != S.Listen)
+    if (Ready == -sys::Eintr || Ready == 0 || Wait.Fd != S.Listen)
       continue;
     if (Ready < 0 || (Wait.Returned & 0x20 /* POLLNVAL */))
       return; // the program closed or replaced a shared descriptor
     long Fd = sys::call6(sys::Accept4, Wait.Fd, 0, 0, SockCloexec | 04000 /* SOCK_NONBLOCK */);
     if (Fd < 0 && Wait.Fd != S.Listen)
       continue;
-    if (Fd == -Eintr || Fd == -Econnaborted || Fd == -Eagain)
+    if (Fd == -sys::Eintr || Fd == -sys::Econnaborted || Fd == -sys::Eagain)
       continue;
     if (Fd == -24 || Fd == -23 || Fd == -105 || Fd == -12) {
       // Out of descriptors or memory for now: the program's, not ours.

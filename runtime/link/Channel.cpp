@@ -62,12 +62,11 @@ bool Channel::send2(MessageType Type, const void *First, uint32_t FirstBytes, co
 // WaitMs passed, with Woken set if WakeFd became readable.
 long Channel::receiveWaiting(void *Into, uint64_t Bytes, int WaitMs, int WakeFd) {
   constexpr int PollRounds = 100;
-  constexpr long Eagain = -11, Eintr = -4;
   for (int Round = 0;; Round++) {
     long N = receiveSome(Into, Bytes);
-    if (N == Eintr)
+    if (N == -sys::Eintr)
       continue;
-    if (N != Eagain)
+    if (N != -sys::Eagain)
       return N;
     if (Round < PollRounds) {
       sys::call6(sys::SchedYield, 0);
@@ -128,7 +127,6 @@ bool Channel::receivePayload(void *Into, uint64_t Bytes) {
 }
 
 long Channel::receiveIntoProgram(void *Into, uint64_t Bytes) {
-  constexpr long Efault = -14;
   auto *To = static_cast<uint8_t *>(Into);
   // What came ahead goes through the kernel too: it stops where the
   // program's memory is not writable, and the rest stays in the buffer.
@@ -144,7 +142,7 @@ long Channel::receiveIntoProgram(void *Into, uint64_t Bytes) {
   }
   while (Done < Bytes) {
     long N = receiveWaiting(To + Done, Bytes - Done, dueWaitMs());
-    if (N == Efault) // the rest waits in the link
+    if (N == -sys::Efault) // the rest waits in the link
       break;
     if (N <= 0)
       return -1;

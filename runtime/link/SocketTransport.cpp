@@ -9,7 +9,6 @@ namespace {
 // without a word.
 constexpr long NoSignal = 0x4000; // MSG_NOSIGNAL
 constexpr long DontWait = 0x40;   // MSG_DONTWAIT
-constexpr long Eintr = -4;
 
 } // namespace
 
@@ -26,7 +25,7 @@ bool socketSendParts(int Fd, SendPart *Parts, unsigned Count) {
   long Sent;
   do
     Sent = sys::call6(sys::Sendmsg, Fd, long(&Message), NoSignal);
-  while (Sent == Eintr);
+  while (Sent == -sys::Eintr);
   if (Sent < 0)
     return false;
   // What the socket did not take at once, part by part.
@@ -58,7 +57,7 @@ WaitResult socketWaitReadable(int Fd, int Ms, int WakeFd) {
   long R;
   do
     R = sys::call6(sys::Ppoll, long(Poll), WakeFd < 0 ? 1 : 2, Ms < 0 ? 0 : long(&Limit), 0, 8);
-  while (R == Eintr); // the rest of the wait is not worth tracking
+  while (R == -sys::Eintr); // the rest of the wait is not worth tracking
   if (R == 0)
     return WaitResult::TimedOut;
   return Poll[0].Returned || !Poll[1].Returned ? WaitResult::Readable : WaitResult::Woken;

@@ -7,8 +7,6 @@
 namespace popcorn {
 
 namespace {
-constexpr long MapFixed = 0x10;
-constexpr long ENOMEM_ = 12;
 
 // The first Bytes of freed range I, which is that long at least.
 uint64_t takeFront(uint32_t I, uint64_t Bytes) {
@@ -120,7 +118,7 @@ void noteMappingCall(long Number, long A, long B, long C, long D) {
 
 long homeMmap(long Address, long Bytes, long Prot, long Flags, long Fd, long Offset) {
   NodeState &N = node();
-  if ((Flags & (MapFixed | sys::MapFixedNoReplace)) || !N.ArenaReady || Bytes <= 0)
+  if ((Flags & (sys::MapFixed | sys::MapFixedNoReplace)) || !N.ArenaReady || Bytes <= 0)
     return sys::call6(sys::Mmap, Address, Bytes, Prot, Flags, Fd, Offset);
   // An address without MAP_FIXED is a suggestion: the kernel took it
   // wherever it was free, outside the arena too, where no node knows the
@@ -132,8 +130,8 @@ long homeMmap(long Address, long Bytes, long Prot, long Flags, long Fd, long Off
                      takeAt(Suggested, Size);
   uint64_t At = AtSuggested ? Suggested : take(Size);
   if (!At)
-    return -ENOMEM_;
-  long R = sys::call6(sys::Mmap, long(At), Bytes, Prot, Flags | MapFixed, Fd, Offset);
+    return -sys::Enomem;
+  long R = sys::call6(sys::Mmap, long(At), Bytes, Prot, Flags | sys::MapFixed, Fd, Offset);
   if (sys::failed(R))
     give(At, Size);
   return R;
@@ -162,7 +160,7 @@ long homeMremap(long Address, long OldBytes, long NewBytes, long Flags, long New
   constexpr long MayMove = 1, Fixed = 2;
   uint64_t OldSize = pageUp(uint64_t(OldBytes)), NewSize = pageUp(uint64_t(NewBytes));
   if ((Flags & ~MayMove) || uint64_t(Address) % PageBytes || !OldSize || !NewSize)
-    return -ENOMEM_; // libc falls back to allocate, copy and free
+    return -sys::Enomem; // libc falls back to allocate, copy and free
   if (NewSize <= OldSize) {
     long R = sys::call6(sys::Mremap, Address, OldBytes, NewBytes, 0, 0);
     if (!sys::failed(R) && NewSize < OldSize)
@@ -181,10 +179,10 @@ long homeMremap(long Address, long OldBytes, long NewBytes, long Flags, long New
     return R;
   }
   if (!(Flags & MayMove))
-    return -ENOMEM_;
+    return -sys::Enomem;
   uint64_t At = take(NewSize);
   if (!At)
-    return -ENOMEM_;
+    return -sys::Enomem;
   long R = sys::call6(sys::Mremap, Address, OldBytes, NewBytes, MayMove | Fixed, long(At));
   if (sys::failed(R)) {
     give(At, NewSize);

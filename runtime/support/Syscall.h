@@ -93,7 +93,7 @@ enum : long {
 enum : long {
   Eintr = 4, Ebadf = 9, Eagain = 11, Enomem = 12, Efault = 14, Eexist = 17, Einval = 22,
   Enotty = 25, Enametoolong = 36, Enosys = 38, Emsgsize = 90, Eaddrinuse = 98,
-  Econnaborted = 103
+  Econnaborted = 103, Econnrefused = 111
 };
 
 inline bool failed(long R) { return R < 0 && R > -4096; }
