@@ -147,8 +147,7 @@ bool takeDiffBack(Channel &Link, uint32_t Bytes) {
     Program[Queued++] = {reinterpret_cast<void *>(M.Address + S.Offset), S.Bytes};
     At += S.Bytes;
     if (Queued == Batch || I + 1 == M.Segments) {
-      sys::call6(sys::ProcessVmWritev, sys::call6(sys::Getpid, 0), long(Local), Queued,
-                 long(Program), Queued, 0);
+      sys::copyOwnMemory(sys::ProcessVmWritev, Local, Queued, Program, Queued);
       Queued = 0;
     }
   }

@@ -217,12 +217,20 @@ struct IoVec {
   uint64_t Size;
 };
 
-/// Copies between Local and the program's ranges Program[0..Ranges) of this
-/// process through the kernel (Call: ProcessVmReadv or ProcessVmWritev), so
-/// that an address the program has no such access to ends the copy there,
-/// not the process.  Returns the bytes copied, or a negative errno.
+/// Copies between the ranges Local[0..LocalRanges) and the program's ranges
+/// Program[0..Ranges) of this process through the kernel (Call:
+/// ProcessVmReadv or ProcessVmWritev), so that an address the program has
+/// no such access to ends the copy there, not the process.  Returns the
+/// bytes copied, or a negative errno.
+inline long copyOwnMemory(long Call, const IoVec *Local, uint64_t LocalRanges,
+                          const IoVec *Program, uint64_t Ranges) {
+  return call6(Call, call6(Getpid, 0), long(Local), long(LocalRanges), long(Program), long(Ranges),
+               0);
+}
+
+/// The same, between one local range and the program's.
 inline long copyOwnMemory(long Call, IoVec Local, const IoVec *Program, uint64_t Ranges) {
-  return call6(Call, call6(Getpid, 0), long(&Local), 1, long(Program), long(Ranges), 0);
+  return copyOwnMemory(Call, &Local, 1, Program, Ranges);
 }
 
 /// Calls Part(Address, Left) until Bytes are done: it returns how many it
