@@ -5,9 +5,9 @@
 // thread leaves and lands exactly at the call.
 //
 //===----------------------------------------------------------------------===//
+#include "migration/Triggers.h"
 #include "nodes/HomeNode.h"
 #include "state/NodeState.h"
-#include "migration/Triggers.h"
 #include <popcorn.h>
 
 using namespace popcorn;

@@ -19,14 +19,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FrameCursor.h"
-#include "nodes/HomeNode.h"
-#include "state/NodeState.h"
-#include "nodes/RemoteNode.h"
-#include "support/Report.h"
-#include "Rewrite.h"
-#include "support/Syscall.h"
 #include "migration/Thread.h"
 #include "migration/Triggers.h"
+#include "nodes/HomeNode.h"
+#include "nodes/RemoteNode.h"
+#include "Rewrite.h"
+#include "state/NodeState.h"
+#include "support/Report.h"
+#include "support/Syscall.h"
 #include <errno.h>
 #include <popcorn.h>
 #include <stdlib.h>

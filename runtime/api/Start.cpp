@@ -7,11 +7,11 @@
 // or a home node) or sets up the home node: the arena and the node table.
 //
 //===----------------------------------------------------------------------===//
-#include "memory/AddressSpace.h"
 #include "control/ControlSocket.h"
+#include "memory/AddressSpace.h"
 #include "nodes/HomeNode.h"
-#include "state/NodeState.h"
 #include "nodes/RemoteNode.h"
+#include "state/NodeState.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
 #include "support/Text.h"

@@ -21,9 +21,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "control/ControlSocket.h"
+#include "signals/Steering.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
-#include "signals/Steering.h"
 #include "support/Syscall.h"
 #include <popcorn/Control.h>
 

@@ -20,8 +20,8 @@
 #ifndef POPCORN_RUNTIME_MESSAGE_H
 #define POPCORN_RUNTIME_MESSAGE_H
 
-#include "support/AddressMap.h"
 #include "RegisterSet.h"
+#include "support/AddressMap.h"
 #include <fenv.h>
 #include "Rewrite.h"
 

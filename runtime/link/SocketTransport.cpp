@@ -1,6 +1,6 @@
 //===- SocketTransport.cpp - A link's bytes over a stream socket ----------===//
-#include "support/Syscall.h"
 #include "link/Transport.h"
+#include "support/Syscall.h"
 
 namespace popcorn {
 namespace {

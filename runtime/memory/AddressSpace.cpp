@@ -1,7 +1,7 @@
 //===- AddressSpace.cpp - The home node decides every mapping -------------===//
 #include "memory/AddressSpace.h"
-#include "state/NodeState.h"
 #include "memory/RetainedPages.h"
+#include "state/NodeState.h"
 #include "support/Syscall.h"
 
 namespace popcorn {

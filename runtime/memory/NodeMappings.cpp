@@ -1,8 +1,8 @@
 //===- NodeMappings.cpp - Memory a node maps and unmaps without home ------===//
 #include "memory/NodeMappings.h"
-#include "state/NodeState.h"
 #include "memory/RemotePages.h"
 #include "state/NodeFailure.h"
+#include "state/NodeState.h"
 #include "support/Syscall.h"
 
 namespace popcorn {

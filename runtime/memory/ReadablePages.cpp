@@ -1,8 +1,8 @@
 //===- ReadablePages.cpp - Home's pages it may read in place --------------===//
 #include "memory/ReadablePages.h"
-#include "support/AddressMap.h"
 #include "control/ControlSocket.h"
 #include "state/NodeState.h"
+#include "support/AddressMap.h"
 #include "support/Syscall.h"
 
 namespace popcorn {

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "memory/NodeMappings.h"
-#include "memory/RemotePageSets.h"
 #include "memory/RemotePages.h"
+#include "memory/RemotePageSets.h"
 #include "signals/SignalState.h"
 #include "state/NodeFailure.h"
 #include "support/Report.h"

@@ -1,9 +1,9 @@
 //===- RetainedPages.cpp - Pages a node keeps between trips ---------------===//
 #include "memory/RetainedPages.h"
-#include "state/NodeState.h"
 #include "memory/ReadablePages.h"
-#include "support/Syscall.h"
 #include "memory/WrittenPages.h"
+#include "state/NodeState.h"
+#include "support/Syscall.h"
 
 namespace popcorn {
 namespace {

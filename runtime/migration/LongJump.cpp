@@ -29,10 +29,10 @@
 //===----------------------------------------------------------------------===//
 #include "migration/LongJump.h"
 #include "FrameCursor.h"
+#include "migration/Thread.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
-#include "migration/Thread.h"
 
 using namespace popcorn;
 

@@ -1,7 +1,7 @@
 //===- Thread.cpp - The runtime's state of one thread ---------------------===//
 #include "migration/Thread.h"
-#include "memory/AddressSpace.h"
 #include "FrameCursor.h"
+#include "memory/AddressSpace.h"
 #include "state/NodeState.h"
 #include "support/Syscall.h"
 #include <pthread.h>

@@ -7,15 +7,15 @@
 //
 //===----------------------------------------------------------------------===//
 #include "migration/Triggers.h"
-#include "support/AddressMap.h"
-#include "state/ExecutableFile.h"
-#include "state/NodeState.h"
-#include "support/Report.h"
-#include "state/ScheduleSettings.h"
+#include "migration/Thread.h"
 #include "signals/SignalState.h"
 #include "signals/Steering.h"
+#include "state/ExecutableFile.h"
+#include "state/NodeState.h"
+#include "state/ScheduleSettings.h"
+#include "support/AddressMap.h"
+#include "support/Report.h"
 #include "support/Syscall.h"
-#include "migration/Thread.h"
 #include <popcorn.h>
 #include <signal.h>
 #include <stdlib.h>

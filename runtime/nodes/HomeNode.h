@@ -9,8 +9,8 @@
 #ifndef POPCORN_RUNTIME_HOMENODE_H
 #define POPCORN_RUNTIME_HOMENODE_H
 
-#include "state/NodeList.h"
 #include "RegisterSet.h"
+#include "state/NodeList.h"
 
 namespace popcorn {
 

@@ -1,7 +1,7 @@
 //===- SignalState.cpp - The program's signals follow its thread ----------===//
 #include "signals/SignalState.h"
-#include "state/NodeState.h"
 #include "signals/Steering.h"
+#include "state/NodeState.h"
 #include "support/Syscall.h"
 
 extern "C" void popcorn_signal_return(void);

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "signals/Steering.h"
-#include "state/NodeState.h"
 #include "signals/SignalState.h"
+#include "state/NodeState.h"
 #include "support/Syscall.h"
 #include <signal.h>
 

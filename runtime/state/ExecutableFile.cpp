@@ -1,8 +1,8 @@
 //===- ExecutableFile.cpp - Sections and symbols of this executable -------===//
 #include "state/ExecutableFile.h"
+#include "popcorn/SharedBytes.h"
 #include "state/NodeList.h"
 #include "support/Report.h"
-#include "popcorn/SharedBytes.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>

@@ -14,9 +14,9 @@
 #ifndef POPCORN_RUNTIME_NODESTATE_H
 #define POPCORN_RUNTIME_NODESTATE_H
 
-#include "Rewrite.h"
 #include "link/Authentication.h"
 #include "link/Channel.h"
+#include "Rewrite.h"
 #include "state/NodeList.h"
 #include "support/AddressMap.h"
 #include "support/Signals.h"

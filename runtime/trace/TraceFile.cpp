@@ -16,8 +16,8 @@
 // from a remote node's Exit message, with the program's memory not home.
 //
 //===----------------------------------------------------------------------===//
-#include "support/Report.h"
 #include "link/SyscallTable.h"
+#include "support/Report.h"
 #include "trace/Trace.h"
 
 namespace popcorn {
