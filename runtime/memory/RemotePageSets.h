@@ -32,6 +32,7 @@ inline int rangeOf(uint64_t A) {
   return -1;
 }
 
+/// Page A's bit in range R's bitmap of a kind (Bits: NodeState::PresentBits, ...).
 struct PageBit {
   uint8_t *Byte;
   uint8_t Mask;
