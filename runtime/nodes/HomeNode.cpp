@@ -21,22 +21,10 @@
 #include "support/Syscall.h"
 #include "syscalls/SystemCalls.h"
 #include "trace/Trace.h"
-#include <arpa/inet.h>
-#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
+#include <fenv.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
-#include <sys/mman.h>
-#include <sys/personality.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
