@@ -212,6 +212,36 @@ static Expected<OpenedElf> openElf(MemoryBufferRef Executable) {
   return OpenedElf{std::move(*Obj), Elf, Target};
 }
 
+namespace {
+// The executable's functions by address, from its symbol table.
+struct FunctionNames {
+  std::map<uint64_t, std::string> ByAddress;
+
+  std::string nameAt(uint64_t Address) const {
+    auto It = ByAddress.find(Address);
+    return It != ByAddress.end() ? It->second : "<unknown function>";
+  }
+};
+} // namespace
+
+// Bases, if not null, gets the functions that start threads.
+static FunctionNames functionNames(const ELF64LEObjectFile &Elf,
+                                   std::vector<popcorn_code_range> *Bases) {
+  FunctionNames Functions;
+  for (const ELFSymbolRef &Sym : Elf.symbols()) {
+    Expected<uint64_t> Address = Sym.getAddress();
+    Expected<StringRef> Name = Sym.getName();
+    if (Address && Name && Sym.getELFType() == ELF::STT_FUNC) {
+      Functions.ByAddress[*Address] = Name->str();
+      if (Bases && isThreadBase(*Name))
+        Bases->push_back({*Address, *Address + Sym.getSize()});
+    }
+    consumeError(Address.takeError());
+    consumeError(Name.takeError());
+  }
+  return Functions;
+}
+
 Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
   StringRef File = Executable.getBufferIdentifier();
   Expected<OpenedElf> Opened = openElf(Executable);
@@ -221,18 +251,7 @@ Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
   CallSiteTable Table;
   Table.Target = Opened->Target;
 
-  std::map<uint64_t, std::string> Functions;
-  for (const ELFSymbolRef &Sym : Elf->symbols()) {
-    Expected<uint64_t> Address = Sym.getAddress();
-    Expected<StringRef> Name = Sym.getName();
-    if (Address && Name && Sym.getELFType() == ELF::STT_FUNC) {
-      Functions[*Address] = Name->str();
-      if (isThreadBase(*Name))
-        Table.Bases.push_back({*Address, *Address + Sym.getSize()});
-    }
-    consumeError(Address.takeError());
-    consumeError(Name.takeError());
-  }
+  FunctionNames Functions = functionNames(*Elf, &Table.Bases);
 
   for (const SectionRef &Section : Elf->sections()) {
     Expected<StringRef> Name = Section.getName();
@@ -265,8 +284,7 @@ Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
           bool FixedFrame = F.getStackSize() != UINT64_MAX;
           S.Frame.frame_size =
               FixedFrame ? F.getStackSize() + (Table.Target == Isa::X86_64 ? 8 : 0) : 0;
-          S.FunctionName = Functions.count(S.Frame.function) ? Functions[S.Frame.function]
-                                                            : "<unknown function>";
+          S.FunctionName = Functions.nameAt(S.Frame.function);
           if (Error E = decodeRecord(D, *Records, S))
             return std::move(E);
           if (!FixedFrame)
@@ -530,15 +548,7 @@ Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
   if (Error E = R.readArray(Mine->bases, Mine->n_bases, Table.Bases, "the thread bases"))
     return std::move(E);
 
-  std::map<uint64_t, std::string> Functions;
-  for (const ELFSymbolRef &Sym : Elf->symbols()) {
-    Expected<uint64_t> Address = Sym.getAddress();
-    Expected<StringRef> Name = Sym.getName();
-    if (Address && Name && Sym.getELFType() == ELF::STT_FUNC)
-      Functions[*Address] = Name->str();
-    consumeError(Address.takeError());
-    consumeError(Name.takeError());
-  }
+  FunctionNames Functions = functionNames(*Elf, nullptr);
 
   for (const popcorn_call_site &C : Sites) {
     if (C.frame >= Frames.size() || uint64_t(C.first_value) + C.n_values > ValueLists.size() ||
@@ -555,8 +565,7 @@ Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
     for (uint32_t I = C.first_value; I < C.first_value + C.n_values; ++I)
       S.Values.push_back(Values[ValueLists[I]]);
     S.Saved.assign(Saved.begin() + F.first_saved, Saved.begin() + F.first_saved + F.n_saved);
-    auto It = Functions.find(F.function);
-    S.FunctionName = It != Functions.end() ? It->second : "<unknown function>";
+    S.FunctionName = Functions.nameAt(F.function);
     Table.Sites.push_back(std::move(S));
   }
   return Table;

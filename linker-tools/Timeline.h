@@ -1,7 +1,7 @@
 //===- Timeline.h - A popcorn trace file, read back --------------*- C++ -*-===//
 //
 // What `popcorn-inspect trace` reads from the Chrome trace-event JSON that
-// the runtime writes with POPCORN_TRACE (runtime/TraceFile.cpp): the
+// the runtime writes with POPCORN_TRACE (runtime/trace/TraceFile.cpp): the
 // thread's stays, its migrations with their phases, the pages remote
 // nodes fetched and the system calls they forwarded.  Times are in
 // microseconds from the start of the trace.

@@ -2,7 +2,7 @@
 //
 // One layout for both ISAs, indexed by DWARF register number as the
 // migration metadata names registers.  The runtime's assembly fills and
-// loads it (runtime/arch/*.S use the offsets checked below), the rewrite
+// loads it (runtime/migration/arch/*.S use the offsets checked below), the rewrite
 // reads one ISA's and writes another's.
 //
 // Freestanding: no libc, no allocation.
@@ -43,11 +43,11 @@ struct RegisterSet {
 };
 
 // The assembly relies on these.
-static_assert(offsetof(RegisterSet, Pc) == 256, "runtime/arch/*.S");
-static_assert(offsetof(RegisterSet, Sp) == 264, "runtime/arch/*.S");
-static_assert(offsetof(RegisterSet, ThreadPointer) == 272, "runtime/arch/*.S");
-static_assert(offsetof(RegisterSet, Vector) == 288, "runtime/arch/*.S");
-static_assert(sizeof(RegisterSet) == 800, "runtime/arch/*.S");
+static_assert(offsetof(RegisterSet, Pc) == 256, "runtime/migration/arch/*.S");
+static_assert(offsetof(RegisterSet, Sp) == 264, "runtime/migration/arch/*.S");
+static_assert(offsetof(RegisterSet, ThreadPointer) == 272, "runtime/migration/arch/*.S");
+static_assert(offsetof(RegisterSet, Vector) == 288, "runtime/migration/arch/*.S");
+static_assert(sizeof(RegisterSet) == 800, "runtime/migration/arch/*.S");
 
 // Where register Dwarf of Machine lives in R, and its width in bytes
 // (0: not a register popcorn knows).  x86-64's DWARF 16 is the return

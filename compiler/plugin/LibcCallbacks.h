@@ -53,7 +53,7 @@ inline const LibcCallbackPath LibcCallbackPaths[] = {
     {"thread/pthread_key_create.c", {"__pthread_tsd_run_dtors"}},
     {"thread/pthread_once.c", {"__pthread_once", "__pthread_once_full"}},
     {"thread/call_once.c", {"call_once"}},
-    // No callback, but a walk from longjmp (runtime/LongJump.cpp) must
+    // No callback, but a walk from longjmp (runtime/migration/LongJump.cpp) must
     // cross siglongjmp's frame: its call to longjmp gets a record.
     {"signal/siglongjmp.c", {"siglongjmp", "longjmp", "_longjmp"}},
     // A handler on the alternate signal stack runs under sigaction.c's

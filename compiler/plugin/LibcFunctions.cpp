@@ -42,7 +42,7 @@ static const StringSet<> &libcFunctions() {
 
 // Nothing calls back from these, but their calls keep records: a longjmp
 // after a move finds its setjmp's frame by the setjmp call's ID, walking
-// the stack from the longjmp call (runtime/LongJump.cpp).
+// the stack from the longjmp call (runtime/migration/LongJump.cpp).
 static const char *const LibcFunctionsJumping[] = {
     "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "longjmp", "_longjmp", "siglongjmp"};
 

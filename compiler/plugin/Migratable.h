@@ -10,7 +10,7 @@ class Function;
 
 namespace popcorn {
 
-// The runtime's entry points for migration points (runtime/migration.c).
+// The runtime's entry points for migration points (runtime/api/MigrationPoint.cpp).
 inline constexpr llvm::StringLiteral PendingWordName = "__popcorn_migration_pending";
 inline constexpr llvm::StringLiteral MigrationPointName = "__popcorn_migration_point";
 

@@ -13,8 +13,8 @@
 // Every outcome is checked; the first failure ends the run with status 1.
 //
 //===----------------------------------------------------------------------===//
-#include "Authentication.h"
-#include "KeyFile.h"
+#include "link/Authentication.h"
+#include "link/KeyFile.h"
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>

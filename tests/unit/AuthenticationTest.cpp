@@ -1,5 +1,5 @@
 //===- AuthenticationTest.cpp - Digests and the link challenge ------------===//
-#include "Authentication.h"
+#include "link/Authentication.h"
 #include <gtest/gtest.h>
 #include <string>
 #include <sys/socket.h>

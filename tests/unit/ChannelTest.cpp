@@ -9,7 +9,7 @@
 // goes to another process must keep the next message.
 //
 //===----------------------------------------------------------------------===//
-#include "Channel.h"
+#include "link/Channel.h"
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>

@@ -1,6 +1,6 @@
 //===- SettingsTest.cpp - POPCORN_NODES and POPCORN_MIGRATE, read ---------===//
-#include "NodeList.h"
-#include "ScheduleSettings.h"
+#include "state/NodeList.h"
+#include "state/ScheduleSettings.h"
 #include <gtest/gtest.h>
 #include <string>
 

@@ -5,7 +5,7 @@
 //   popcorn-ctl nodes PID                 a program's node table
 //
 // Each running program (its home process) answers on its control socket
-// (runtime/ControlSocket.h).  Exit status: 0 done, 1 the request failed or
+// (runtime/control/ControlSocket.h).  Exit status: 0 done, 1 the request failed or
 // was refused, 2 bad arguments.
 //
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,305 @@
+//===- HomeNode.cpp - The process a program started as --------------------===//
+//
+// The home node owns the program's address space, files and identity
+// (HomeNode.h).  Here: the thread leaves (migrateAway), home serves it
+// while it is away (serveAway), and it comes back.
+//
+//===----------------------------------------------------------------------===//
+#include "nodes/HomeNode.h"
+#include "control/ControlSocket.h"
+#include "memory/AddressSpace.h"
+#include "memory/HomePages.h"
+#include "memory/ReadablePages.h"
+#include "memory/RetainedPages.h"
+#include "memory/WrittenPages.h"
+#include "migration/LongJump.h"
+#include "migration/Thread.h"
+#include "nodes/StartNodes.h"
+#include "signals/SignalState.h"
+#include "state/NodeState.h"
+#include "support/Report.h"
+#include "support/Syscall.h"
+#include "syscalls/SystemCalls.h"
+#include "trace/Trace.h"
+#include <errno.h>
+#include <fenv.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace popcorn;
+
+extern "C" {
+extern int __popcorn_migration_pending;
+}
+
+namespace popcorn {
+namespace {
+
+constexpr uint16_t Here = sys::Here;
+
+[[noreturn]] void nodeDied(NodeEntry &E, int Id) {
+  int Status = 0;
+  {
+    Line L;
+    L << "popcorn: ";
+    nameNode(L, E, Id);
+    if (E.Link.TimedOut) {
+      L << " stopped in the middle of a message and was silent for " << uint64_t(E.Link.TimeoutMs)
+        << " ms (POPCORN_TIMEOUT) while the thread was there";
+    } else {
+      L << " ended while the thread was there";
+      // Its status, if it has one within a second: a node whose link
+      // broke but that still runs is ended here.
+      for (int Try = 0; Try < 100 && E.Pid > 0; Try++) {
+        if (waitpid(E.Pid, &Status, WNOHANG) == E.Pid) {
+          if (WIFSIGNALED(Status))
+            L << ": killed by signal " << uint64_t(WTERMSIG(Status));
+          else if (WIFEXITED(Status))
+            L << ": exit status " << uint64_t(WEXITSTATUS(Status));
+          E.Pid = 0;
+          break;
+        }
+        usleep(10000);
+      }
+    }
+  }
+  stopNode(E);
+  closeControlSocket();
+  // Killed by a signal (one the program raised there: abort, a SIGPIPE
+  // it did not ignore), the program ends by it here too, as it would
+  // have at home: its parent's waitpid sees the signal (gnulib's
+  // test-execute).
+  if (WIFSIGNALED(Status)) {
+    long Signal = WTERMSIG(Status);
+    KernelSigaction Default{};
+    uint64_t Bit = signalBit(int(Signal));
+    sys::call6(sys::RtSigaction, Signal, long(&Default), 0, 8);
+    sys::call6(sys::RtSigprocmask, 1 /* SIG_UNBLOCK */, long(&Bit), 0, 8);
+    sys::call6(sys::Tgkill, sys::call6(sys::Getpid, 0), sys::call6(sys::Gettid, 0), Signal);
+  }
+  sys::exitGroup(WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1);
+}
+
+// While the thread is away: its pages and system calls, until it comes back.
+[[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
+  watchSignalsAway(Id);
+  for (;;) {
+    MessageHeader H;
+    if (!E.Link.receiveHeader(H, -1, watchedSignals())) {
+      if (!E.Link.Woken)
+        nodeDied(E, Id);
+      passSignalsAway(Id); // the program's handler runs where the thread is
+      continue;
+    }
+    // Heard from: the thread runs there, and so does its SIGRTMIN handler
+    // (Steering.h).
+    node().ThreadNode = Id;
+    switch (H.Type) {
+    case MessageType::PageRequest:
+      if (!servePages(Id, E.Link, H.Bytes))
+        nodeDied(E, Id);
+      continue;
+    case MessageType::Syscall:
+      if (!serveSyscall(E.Link, E.Machine, H.Bytes))
+        nodeDied(E, Id);
+      continue;
+    case MessageType::TraceEvents:
+      if (!receiveTrace(E.Link, H.Bytes))
+        nodeDied(E, Id);
+      continue;
+    case MessageType::PageData: // before a call that protects them (returnPages)
+    case MessageType::PageSet:
+      if (!takeWrittenBack(Id, E.Link, H, inPlaceThisTrip()))
+        nodeDied(E, Id);
+      continue;
+    case MessageType::PageDiff: // before a system call (syncMapSharedPages)
+      if (!takeDiffBack(E.Link, H.Bytes))
+        nodeDied(E, Id);
+      continue;
+    case MessageType::Unmap: {
+      UnmapMessage M;
+      if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M) ||
+          !inArena(M.Address, M.Bytes) || M.Address % PageBytes || M.Bytes % PageBytes)
+        nodeDied(E, Id);
+      noteMappingCall(sys::Munmap, long(M.Address), long(M.Bytes), 0, 0);
+      if (homeMunmap(long(M.Address), long(M.Bytes)))
+        nodeDied(E, Id);
+      node().SyscallsForwarded++;
+      continue;
+    }
+    case MessageType::ThreadMask: {
+      uint64_t Mask;
+      if (H.Bytes != sizeof Mask || !E.Link.receivePayload(&Mask, sizeof Mask))
+        nodeDied(E, Id);
+      blockAsThreadAway(Mask);
+      continue;
+    }
+    case MessageType::Exit: {
+      ExitMessage M;
+      if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M))
+        nodeDied(E, Id);
+      if (node().ReportAtExit)
+        reportMigrations();
+      writeTraceFile();
+      closeControlSocket();
+      sys::exitGroup(M.Status);
+    }
+    case MessageType::ReturnHome: {
+      TraceSpan Arrival(TraceKind::Arrive);
+      ReturnHomeMessage M;
+      const StackRegion &Home = T.Regions[0];
+      if (H.Bytes < sizeof M || !E.Link.receivePayload(&M, sizeof M))
+        nodeDied(E, Id);
+      uint64_t StackBytes = H.Bytes - sizeof M;
+      // The stack goes in after the pages: one of them may hold its top.
+      if (M.Registers.Machine != Here || M.Registers.Sp < Home.Low ||
+          M.Registers.Sp + StackBytes != Home.High ||
+          !E.Link.receivePayload(T.Staging + (M.Registers.Sp - Home.Low), StackBytes))
+        nodeDied(E, Id);
+      bool InPlace = inPlaceThisTrip();
+      for (;;) {
+        if (!E.Link.receiveHeader(H))
+          nodeDied(E, Id);
+        if (H.Type == MessageType::End)
+          break;
+        if (H.Type == MessageType::TraceEvents && receiveTrace(E.Link, H.Bytes))
+          continue;
+        if (!takeWrittenBack(Id, E.Link, H, InPlace))
+          nodeDied(E, Id);
+      }
+      noteThreadHome(Id);
+      memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
+             StackBytes);
+      T.Current = 0;
+      node().ThreadAway = false;
+      node().ThreadNode = 0;
+      if (node().SignalledMigration)
+        __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
+      Arrival.finish();
+      fesetenv(&M.FloatEnvironment);
+      returnSignals(M.SignalMask, M.PendingSignals);
+      if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
+        Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
+               << " refused it";
+      noteArrivedFrames(M.Registers);
+      popcorn_resume(&M.Registers);
+    }
+    default:
+      Line() << "popcorn: node " << uint64_t(Id) << " sent a malformed message";
+      nodeDied(E, Id);
+    }
+  }
+}
+
+// " (3 to node 1, 4 to node 2)": which nodes the thread reached, so that a
+// test of a schedule that names several can tell each was.
+void reportMovesPerNode(Line &L, const NodeState &N) {
+  const char *Before = " (";
+  for (int I = 1; I < N.NodeCount; I++) {
+    if (!N.Nodes[I].Moves)
+      continue;
+    L << Before << N.Nodes[I].Moves << " to node " << uint64_t(I);
+    Before = ", ";
+  }
+  if (*Before == ',')
+    L << ")";
+}
+} // namespace
+
+void reportMigrations() {
+  NodeState &N = node();
+  Line L;
+  L << "popcorn: migrations: " << N.Migrations << " away from home";
+  reportMovesPerNode(L, N);
+  L << ", " << N.PagesFetched
+    << " pages fetched in " << N.PageRequests << " requests, " << N.PagesReturned
+    << " pages written back, " << N.SyscallsForwarded << " system calls forwarded";
+  if (N.Migrations && writeTrackingOff())
+    L << "; pages kept on nodes checked by hashing: " << writeTrackingOff();
+}
+
+int migrateAway(RegisterSet &Registers, int Target) {
+  NodeState &N = node();
+  // Starting the node and flushing stdio may set errno; the thread takes
+  // the program's along, as it was at the migration point.
+  int ProgramErrno = errno;
+  if (!N.ArenaReady)
+    return ENOTSUP;
+  ThreadState *T = currentThread();
+  if (!T || (!T->RegionsReady && !setUpStackRegions(*T, &__popcorn_metadata, Registers)))
+    return ENOMEM;
+  if (T->Current != 0)
+    return EAGAIN;
+  // The program's other threads would go on here with home's copies of
+  // the pages this one takes along: nothing keeps them coherent (only
+  // memory shared with other processes is, at system calls).
+  noteProgramThreads();
+  if (!N.OneProgramThread)
+    return EBUSY;
+  leaveParentsNodes();
+  NodeEntry &E = N.Nodes[Target];
+  if (E.Link.Fd < 0) {
+    if (!startNode(Target, T->Reach)) {
+      // Once per node: a program that keeps trying gets one line.
+      if (!N.Quiet && !E.Warned) {
+        E.Warned = true;
+        Line L;
+        L << "popcorn: cannot start ";
+        nameNode(L, E, Target);
+        L << ": " << StartFailure << "; the thread stays home";
+      }
+      return EHOSTUNREACH;
+    }
+  }
+  // Region 0 and the rest of its top page (the arguments): see below.
+  if (!T->Staging &&
+      !(T->Staging = sys::mapPrivate(T->Regions[0].High - T->Regions[0].Low + PageBytes)))
+    return ENOMEM;
+  // What the program printed so far reaches its files now, in order: if
+  // the node fails while the thread is there, no earlier output is lost
+  // with the copy of stdio's buffers the thread took along.
+  fflush(nullptr);
+  // At home's stack addresses if the node has them: a program that noted
+  // where its stack is (gnulib's c-stack, to tell an overflow from another
+  // fault) finds it there on every node.  The rewrite then writes an image
+  // of the region, since the thread runs on it.
+  const StackRegion &Away = E.StackAtHome ? T->Regions[0] : T->Regions[1];
+  uint8_t *Image = E.StackAtHome ? T->Staging : reinterpret_cast<uint8_t *>(Away.Low);
+  RegisterSet Out;
+  RewriteRequest Request{&__popcorn_metadata, &Registers, E.Machine,
+                         threadPointerFor(E.Machine, Registers), Away, T->Scratch, T->MaxFrames};
+  Request.SignalReturn = signalReturnAddress();
+  Request.WriteBias = int64_t(uint64_t(Image) - Away.Low);
+  TraceSpan Departure(TraceKind::Leave);
+  RewriteResult Result = rewriteStack(Request, Out);
+  if (Result.Error != RewriteError::None) {
+    N.LastRefusal = Result;
+    return EAGAIN;
+  }
+  Departure.mark();
+  Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
+  // At home's addresses the stack's top page holds the arguments too: it
+  // goes along whole, which saves the node asking for it at once.
+  uint64_t Sent = E.StackAtHome ? pageUp(Away.High) : Away.High;
+  if (Sent != Away.High)
+    memcpy(Image + (Away.High - Away.Low), reinterpret_cast<void *>(Away.High),
+           Sent - Away.High);
+  carryObjectStack(Registers, E.Machine);
+  MigrateMessage M{Out, Away, T->Regions[0]};
+  fegetenv(&M.FloatEnvironment);
+  N.Migrations++;
+  E.Moves++;
+  N.ThreadAway = true;
+  errno = ProgramErrno;
+  N.ThreadNode = Target; // ready since its Ready: steering may signal it
+  if (!forgetChangedPages(Target, E.Link) || !leaveSignals(Target, E.Link, M.SignalMask) ||
+      !E.Link.send2(MessageType::Migrate, &M, sizeof M, Image + (Out.Sp - Away.Low),
+                    uint32_t(Sent - Out.Sp)))
+    nodeDied(E, Target);
+  Departure.finish(sizeof M + (Sent - Out.Sp), Result.Frames, Target);
+  serveAway(E, Target, *T);
+}
+
+} // namespace popcorn

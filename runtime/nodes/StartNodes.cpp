@@ -1,0 +1,438 @@
+//===- StartNodes.cpp - Home reads the node table and starts the nodes ----===//
+//
+// A node starts when the thread first goes there: a process of this
+// machine home spawns (natively or under qemu-user) with a socket pair,
+// or a popcorn-node it connects to over TCP and sends the image.  Either
+// way the link is authenticated first, then home greets the node with
+// the ranges it must reserve, and the node answers Ready.
+//
+//===----------------------------------------------------------------------===//
+#include "nodes/StartNodes.h"
+#include "link/Authentication.h"
+#include "link/KeyFile.h"
+#include "memory/RetainedPages.h"
+#include "memory/WrittenPages.h"
+#include "state/ExecutableFile.h"
+#include "state/ScheduleSettings.h"
+#include "support/Report.h"
+#include "support/Syscall.h"
+#include "syscalls/SystemCalls.h"
+#include "trace/Trace.h"
+#include <arpa/inet.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace popcorn {
+
+char StartFailure[200];
+
+namespace {
+constexpr uint16_t Here = sys::Here;
+
+const char *environment(char **Envp, const char *Name) {
+  size_t Length = strlen(Name);
+  for (; *Envp; Envp++)
+    if (!strncmp(*Envp, Name, Length) && (*Envp)[Length] == '=')
+      return *Envp + Length + 1;
+  return nullptr;
+}
+
+// The "LOW-HIGH" that starts a line of /proc/self/maps.  Not sscanf: it
+// would link musl's whole scanf into every program.
+static bool mapsRange(const char *Line, unsigned long &Low, unsigned long &High) {
+  char *End;
+  Low = strtoul(Line, &End, 16);
+  if (End == Line || *End != '-')
+    return false;
+  const char *Rest = End + 1;
+  High = strtoul(Rest, &End, 16);
+  return End != Rest;
+}
+
+// What the other nodes reserve: home's shared data segment, the arena and
+// the top of home's stack (arguments, environment).
+uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
+  uint16_t Count = 0;
+  auto *Phdr = reinterpret_cast<const Elf64_Phdr *>(getauxval(AT_PHDR));
+  for (unsigned long I = 0; I < getauxval(AT_PHNUM) && Count < MaxSharedRanges - 2; I++)
+    if (Phdr[I].p_type == PT_LOAD && (Phdr[I].p_flags & PF_W))
+      Out[Count++] = {pageDown(Phdr[I].p_vaddr), pageUp(Phdr[I].p_vaddr + Phdr[I].p_memsz)};
+  Out[Count++] = {ArenaBase, ArenaBase + ArenaBytes};
+  // Read with open and read, not stdio: fopen would allocate in the
+  // program's heap, and malloc could map its metadata where the program
+  // had just unmapped memory (tests/programs/munmap.c).
+  int Fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  char Buf[4096];
+  uint64_t Used = 0;
+  unsigned long Low, High;
+  for (long Got; Fd >= 0 && (Got = read(Fd, Buf + Used, sizeof Buf - 1 - Used)) > 0;) {
+    Used += uint64_t(Got);
+    Buf[Used] = 0;
+    char *Line = Buf;
+    for (char *Newline; (Newline = strchr(Line, '\n')); Line = Newline + 1) {
+      *Newline = 0;
+      if (strstr(Line, "[stack]") && mapsRange(Line, Low, High) && StackHigh > Low &&
+          StackHigh <= High && Count < MaxSharedRanges)
+        Out[Count++] = {pageDown(StackHigh), High};
+    }
+    Used = uint64_t(Buf + Used - Line);
+    memmove(Buf, Line, Used);
+    if (Used == sizeof Buf - 1) // a line longer than the buffer: not the stack's
+      Used = 0;
+  }
+  if (Fd >= 0)
+    close(Fd);
+  return Count;
+}
+
+// Keeps the parts of the reason for the warning; false.
+template <class... Parts> bool failStart(const Parts &...Part) {
+  TextBuffer Why(StartFailure, sizeof StartFailure);
+  (Why << ... << Part);
+  return false;
+}
+} // namespace
+
+// Node E's process ends (if home started it) and its link closes.
+void stopNode(NodeEntry &E) {
+  if (E.Link.Fd >= 0)
+    close(E.Link.Fd);
+  E.Link.open(-1);
+  if (E.Pid > 0) {
+    kill(E.Pid, SIGKILL);
+    waitpid(E.Pid, nullptr, 0);
+  }
+  E.Pid = 0;
+}
+
+namespace {
+// Appends to Out ",FD" for each of the program's descriptors a process
+// started now would inherit (3 and up, without close-on-exec), but those
+// of Keep.  A node that kept one would, for one, hold a pipe's write end
+// after the program closed its own, and the reader would wait for ever
+// for the end of the data (m4's esyscmd, when the thread first left home
+// while its child ran).
+void listInherited(TextBuffer &Out, uint32_t Room, const int *Keep, int KeepCount) {
+  sys::forEachEntry("/proc/self/fd", [&](const char *Name) {
+    int Fd = atoi(Name);
+    bool Kept = Fd < 3 || fcntl(Fd, F_GETFD) != 0; // the directory's own is close-on-exec
+    for (int I = 0; I < KeepCount; I++)
+      Kept |= Fd == Keep[I];
+    char Item[16];
+    TextBuffer Text(Item, sizeof Item);
+    Text << "," << Fd;
+    if (!Kept && Out.length() + Text.length() < Room) // whole numbers only
+      Out << Item;
+  });
+}
+
+// A process of this executable (native) or of its image for E's ISA (under
+// qemu) as node Id: linked to home by a socket pair, the key in a pipe
+// read once at its start.
+bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
+  int Link[2], KeyPipe[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Link))
+    return failStart("no socket: ", strerror(errno));
+  if (pipe2(KeyPipe, O_CLOEXEC)) {
+    close(Link[0]);
+    close(Link[1]);
+    return failStart("no pipe: ", strerror(errno));
+  }
+  bool KeyWritten = write(KeyPipe[1], Key.Bytes, sizeof Key.Bytes) == sizeof Key.Bytes;
+  close(KeyPipe[1]);
+  // Not where the program's standard streams are (it may have started
+  // with them closed); the node's ends without close-on-exec.
+  int Image = E.Machine == Here ? -1 : int(sys::aboveStdio(ExecutableFile().copyImage(E.Machine), true));
+  Link[0] = int(sys::outOfTheWay(Link[0]));
+  int ChildLink = fcntl(Link[1], F_DUPFD, 3), ChildKey = fcntl(KeyPipe[0], F_DUPFD, 3);
+  char Path[64], Qemu[32], Env[1024];
+  if (E.Machine == Here)
+    TextBuffer(Path, sizeof Path) << "/proc/self/exe";
+  else
+    TextBuffer(Path, sizeof Path) << "/proc/self/fd/" << Image;
+  TextBuffer(Qemu, sizeof Qemu) << "qemu-" << isaName(E.Machine);
+  // The node closes the program's descriptors it inherits, listed after
+  // its own (":FD,FD..."); past the buffer's room (a hundred or so), the
+  // rest stay open.
+  char Inherited[sizeof Env - 64];
+  TextBuffer List(Inherited, sizeof Inherited);
+  int Keep[] = {ChildLink, ChildKey, Image};
+  listInherited(List, sizeof Inherited, Keep, 3);
+  TextBuffer NodeSetting(Env, sizeof Env);
+  NodeSetting << "POPCORN_NODE=" << Id << ":" << ChildLink << ":" << ChildKey;
+  if (List.length())
+    NodeSetting << ":" << Inherited + 1; // without its first comma
+  char *QemuArgv[] = {Qemu, Path, nullptr};
+  char *NativeArgv[] = {Path, nullptr};
+  // The node's environment: its link, and qemu's own settings
+  // (QEMU_STRACE, QEMU_LOG...) for whoever debugs it.
+  char *Envp[16] = {Env};
+  int Count = 1;
+  for (char **V = environ; *V && Count < 15; V++)
+    if (!strncmp(*V, "QEMU_", 5))
+      Envp[Count++] = *V;
+  // The node is a process group of its own: a signal for the program's
+  // process group (the terminal's SIGINT, kill(0, ...)) reaches home alone,
+  // which runs the handler once the thread is there.  In home's group the
+  // node ran the handler too, and the signal was taken twice.
+  posix_spawnattr_t Attributes;
+  posix_spawnattr_init(&Attributes);
+  posix_spawnattr_setflags(&Attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&Attributes, 0);
+  // With address randomization off for the program (gdb, setarch -R),
+  // qemu-user's own stack would be where home's is, whose top holds the
+  // program's arguments: qemu runs randomized, as it is inherited from
+  // this process at the exec (and only read there).  A native node leaves
+  // its first stack before it takes home's (nodes/RemoteNode.cpp: startNode).
+  constexpr unsigned long NoRandomize = 0x0040000, Query = 0xffffffff;
+  int Persona = personality(Query);
+  bool Randomize = E.How == Launcher::Qemu && Persona != -1 && (Persona & NoRandomize);
+  if (Randomize)
+    personality(static_cast<unsigned long>(Persona) & ~NoRandomize);
+  pid_t Pid = -1;
+  int Error = !KeyWritten || ChildLink < 0 || ChildKey < 0 ? EMFILE
+              : E.Machine != Here && Image < 0             ? ENOEXEC
+                  : posix_spawnp(&Pid, E.How == Launcher::Qemu ? Qemu : Path, nullptr,
+                                 &Attributes, E.How == Launcher::Qemu ? QemuArgv : NativeArgv,
+                                 Envp);
+  if (Randomize)
+    personality(static_cast<unsigned long>(Persona));
+  posix_spawnattr_destroy(&Attributes);
+  int Opened[] = {Link[1], KeyPipe[0], ChildLink, ChildKey, Image};
+  for (int Fd : Opened)
+    if (Fd >= 0)
+      close(Fd);
+  if (Error) {
+    close(Link[0]);
+    if (Error == ENOENT && E.How == Launcher::Qemu)
+      return failStart(Qemu, " is not installed");
+    return failStart("cannot run ", E.How == Launcher::Qemu ? Qemu : Path, ": ",
+                     strerror(Error));
+  }
+  E.Pid = Pid;
+  E.Link.open(Link[0]);
+  return true;
+}
+
+// A connection to popcorn-node at E's address and port, within the
+// timeout.  Addresses only: a resolver would link musl's DNS client into
+// every program.
+bool connectNode(NodeEntry &E) {
+  sockaddr_in6 Address6 = {};
+  sockaddr_in Address4 = {};
+  sockaddr *Address;
+  socklen_t Bytes;
+  if (inet_pton(AF_INET, E.Host, &Address4.sin_addr) == 1) {
+    Address4.sin_family = AF_INET;
+    Address4.sin_port = htons(E.Port);
+    Address = reinterpret_cast<sockaddr *>(&Address4), Bytes = sizeof Address4;
+  } else if (inet_pton(AF_INET6, E.Host, &Address6.sin6_addr) == 1) {
+    Address6.sin6_family = AF_INET6;
+    Address6.sin6_port = htons(E.Port);
+    Address = reinterpret_cast<sockaddr *>(&Address6), Bytes = sizeof Address6;
+  } else {
+    return failStart("'", E.Host, "' is not an IPv4 or IPv6 address (names are not resolved)");
+  }
+  int Fd = int(sys::outOfTheWay(socket(Address->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)));
+  if (Fd < 0)
+    return failStart("no socket: ", strerror(errno));
+  pollfd Poll = {Fd, POLLOUT, 0};
+  int Error = 0;
+  socklen_t Size = sizeof Error;
+  if (connect(Fd, Address, Bytes) == 0)
+    Error = 0;
+  else if (errno != EINPROGRESS)
+    Error = errno;
+  else if (poll(&Poll, 1, node().TimeoutMs) != 1)
+    Error = ETIMEDOUT;
+  else if (getsockopt(Fd, SOL_SOCKET, SO_ERROR, &Error, &Size))
+    Error = errno;
+  if (Error) {
+    close(Fd);
+    return failStart("cannot connect to ", E.Host, ":", uint64_t(E.Port), ": ", strerror(Error));
+  }
+  fcntl(Fd, F_SETFL, fcntl(Fd, F_GETFL) & ~O_NONBLOCK);
+  configureTcpLink(Fd, node().TimeoutMs);
+  E.Link.open(Fd);
+  return true;
+}
+
+// popcorn-node runs the image of E's ISA for this program: this executable
+// itself for this ISA.
+bool sendImage(int Id, NodeEntry &E) {
+  int Image = E.Machine == Here ? open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
+                                : ExecutableFile().copyImage(E.Machine);
+  struct stat St;
+  if (Image < 0 || fstat(Image, &St)) {
+    if (Image >= 0)
+      close(Image);
+    return failStart("no ", isaName(E.Machine), " image in this executable");
+  }
+  void *Bytes = mmap(nullptr, size_t(St.st_size), PROT_READ, MAP_PRIVATE, Image, 0);
+  close(Image);
+  if (Bytes == MAP_FAILED)
+    return failStart("cannot map the ", isaName(E.Machine), " image: ", strerror(errno));
+  ImageMessage M = {E.Machine, uint16_t(Id), 0};
+  bool Sent = E.Link.send2(MessageType::Image, &M, sizeof M, Bytes, uint32_t(St.st_size));
+  munmap(Bytes, size_t(St.st_size));
+  return Sent || failStart("the link broke while sending the image");
+}
+
+// Authenticates the node, greets it and waits for it to be ready.
+bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, const StackRegion &Stack) {
+  NodeState &N = node();
+  E.Link.TimeoutMs = N.TimeoutMs;
+  switch (authenticateNode(E.Link, Key)) {
+  case AuthResult::Accepted:
+    break;
+  case AuthResult::Refused:
+    return failStart("it failed authentication (",
+                     E.How == Launcher::Tcp ? "another key file than this one?"
+                                            : "not the process home started",
+                     ")");
+  case AuthResult::Lost:
+    return failStart(E.Link.TimedOut ? "no answer within the timeout" : "it went away",
+                     " during authentication");
+  }
+  if (E.How == Launcher::Tcp && !sendImage(Id, E))
+    return false;
+  HelloMessage Hello = {uint32_t(getpid()), Here, 0, {}, uint16_t(N.NodeCount), {},
+                        uint32_t(N.TimeoutMs), uint32_t(E.How != Launcher::Tcp)};
+  Hello.Ranges = sharedRanges(Hello.Shared, Stack.High);
+  Hello.Trace = tracing();
+  Hello.HomeStack = Stack;
+  for (int I = 0; I < N.NodeCount; I++)
+    Hello.NodeMachines[I] = N.Nodes[I].Machine;
+  MessageHeader H;
+  if (!E.Link.send(MessageType::Hello, &Hello, sizeof Hello) ||
+      !E.Link.receiveHeader(H, N.TimeoutMs))
+    return failStart(E.Link.TimedOut ? "no answer within the timeout" : "it ended",
+                     " before it was ready");
+  ReadyMessage Ready;
+  if (H.Type == MessageType::Ready && H.Bytes == sizeof Ready &&
+      E.Link.receivePayload(&Ready, sizeof Ready)) {
+    E.StackAtHome = Ready.StackAtHome;
+    return true;
+  }
+  char Text[160] = "a malformed answer to the greeting";
+  if (H.Type == MessageType::NodeError && H.Bytes < sizeof Text &&
+      E.Link.receivePayload(Text, H.Bytes))
+    Text[H.Bytes] = 0;
+  return failStart(static_cast<const char *>(Text));
+}
+} // namespace
+
+bool startNode(int Id, const StackRegion &Stack) {
+  NodeState &N = node();
+  if ((!N.SyscallBuffer && !(N.SyscallBuffer = sys::mapPrivate(SyscallBufferBytes))) ||
+      (!N.PageRun && !(N.PageRun = sys::mapPrivate(MaxPagesPerRun * PageBytes))))
+    return failStart("no memory");
+  NodeEntry &E = N.Nodes[Id];
+  LinkKey Key;
+  if (E.How == Launcher::Tcp) {
+    char Path[512];
+    if (!keyFilePath(Path, sizeof Path))
+      return failStart("no key file: set POPCORN_KEY_FILE or HOME");
+    if (!readKeyFile(Path, Key, StartFailure, sizeof StartFailure))
+      return false;
+  } else {
+    if (!N.SecretReady && !randomBytes(N.Secret.Bytes, sizeof N.Secret.Bytes))
+      return failStart("no random bytes for the node's key");
+    N.SecretReady = true;
+    Key = N.Secret;
+  }
+  if (!(E.How == Launcher::Tcp ? connectNode(E) : spawnNode(Id, E, Key)))
+    return false;
+  if (greetNode(Id, E, Key, Stack)) {
+    N.LinksOwner = getpid();
+    return true;
+  }
+  stopNode(E);
+  return false;
+}
+
+// A node's name in messages: "node 1 (aarch64)", "node 3 (x86_64 at HOST:PORT)".
+void nameNode(Line &L, const NodeEntry &E, int Id) {
+  L << "node " << uint64_t(Id) << " (" << isaName(E.Machine);
+  if (E.How == Launcher::Tcp)
+    L << " at " << E.Host << ":" << uint64_t(E.Port);
+  L << ")";
+}
+
+bool readNodeTable(char **Envp) {
+  NodeState &N = node();
+  N.Self = 0;
+  const char *Log = environment(Envp, "POPCORN_LOG");
+  N.Quiet = Log && !strcmp(Log, "quiet");
+  N.TimeoutMs = DefaultTimeoutMs;
+  if (const char *Track = environment(Envp, "POPCORN_TRACK_WRITES"); Track && !strcmp(Track, "0"))
+    refuseWriteTracking();
+  if (const char *Timeout = environment(Envp, "POPCORN_TIMEOUT")) {
+    uint64_t Ms = durationOf(Timeout) / 1000000;
+    if (!Ms || Ms > 3600 * 1000) {
+      Line() << "popcorn: POPCORN_TIMEOUT: '" << Timeout
+             << "' is not a duration from 1ms to 1h such as 10s or 500ms";
+      return false;
+    }
+    N.TimeoutMs = int(Ms);
+  }
+  NodePlace Places[MaxNodes] = {};
+  if (const char *List = environment(Envp, "POPCORN_NODES")) {
+    char Reason[200];
+    TextBuffer Why(Reason, sizeof Reason);
+    if (!readNodeList(List, Here, Places, N.NodeCount, Why)) {
+      Line() << "popcorn: POPCORN_NODES: " << Why.str();
+      return false;
+    }
+  } else {
+    // This process, then each ISA on this machine (natively if it is this
+    // one's, else under qemu-user), then this ISA again.
+    N.NodeCount = 3;
+    const uint16_t Machines[] = {Here, EmAArch64, EmX86_64};
+    for (int I = 0; I < N.NodeCount; I++)
+      Places[I] = {Machines[I], Machines[I] == Here ? Launcher::Native : Launcher::Qemu, {}, 0};
+  }
+  for (int I = 0; I < MaxNodes; I++) {
+    N.Nodes[I] = NodeEntry{};
+    static_cast<NodePlace &>(N.Nodes[I]) = Places[I];
+  }
+  return true;
+}
+
+// A forked child has copies of its parent's links, to nodes that serve
+// the parent's thread: it closes them (the parent keeps its own) and
+// starts nodes of its own, which hold none of its pages yet.
+void leaveParentsNodes() {
+  NodeState &N = node();
+  if (!N.LinksOwner || N.LinksOwner == getpid())
+    return;
+  for (int I = 1; I < N.NodeCount; I++) {
+    NodeEntry &E = N.Nodes[I];
+    if (E.Link.Fd >= 0)
+      close(E.Link.Fd);
+    E.Link.open(-1);
+    E.Pid = 0;
+    E.SignalActionsSent = 0;
+    E.StackAtHome = false;
+  }
+  forgetAllHeld();
+  leaveParentsTracker();
+  N.LinksOwner = 0;
+}
+
+} // namespace popcorn

@@ -1,0 +1,147 @@
+//===- Steering.cpp - popcorn-ctl's moves, wherever the thread is ---------===//
+//
+// The program's data (the pending flag among it) belongs to the node the
+// thread is on, so home writes it only while the thread is home, and a
+// node writes it only while the thread is there.  The destination itself
+// waits in each process's own state (NodeState.h).
+//
+//===----------------------------------------------------------------------===//
+#include "signals/Steering.h"
+#include "signals/SignalState.h"
+#include "state/NodeState.h"
+#include "support/Syscall.h"
+#include <signal.h>
+
+using namespace popcorn;
+
+extern "C" {
+extern int __popcorn_migration_pending;
+void popcorn_signal_return(void);
+}
+
+namespace popcorn {
+namespace {
+
+constexpr int SiQueue = -1; // SI_QUEUE: sent with sigqueue, carrying a value
+
+#if defined(__x86_64__)
+constexpr long RtSigqueueinfo = 129;
+#else
+constexpr long RtSigqueueinfo = 240;
+#endif
+
+// The host signal a node's process must receive for its program to see
+// SteeringSignal.  qemu-user maps the guest's real-time signals from 32 on
+// to the host's from glibc's SIGRTMIN (34) on: guest 35 is host 37
+// (qemu 7.2, checked by tests/migrate/run-ctl-test.sh).
+int hostSignalOf(const NodeEntry &E) {
+  return E.How == Launcher::Qemu ? SteeringSignal + 2 : SteeringSignal;
+}
+
+// The kernel's siginfo for a queued signal (the same on every 64-bit ISA).
+struct QueuedSignal {
+  int Signo, Errno, Code, Pad;
+  int Pid;
+  unsigned Uid;
+  long Value;
+  uint8_t Rest[128 - 32];
+};
+
+// Remote: whether the page holding Address is here.  Only such a page may
+// be written in a signal handler: a missing one is fetched over the link
+// to home, which the interrupted code may be using.
+bool pageHere(uint64_t Address) {
+  NodeState &N = node();
+  for (uint32_t R = 0; R < N.SharedCount; R++) {
+    if (!N.Shared[R].contains(Address))
+      continue;
+    uint64_t Page = (Address - N.Shared[R].Low) / PageBytes;
+    return N.PresentBits[R][Page / 8] & (1u << (Page % 8));
+  }
+  return false;
+}
+
+void onSteeringSignal(int, siginfo_t *Info, void *) {
+  NodeState &N = node();
+  if (Info->si_code != SiQueue || Info->si_pid != N.HomePid)
+    return;
+  int Target = Info->si_value.sival_int;
+  if (Target < 0) {
+    takeSignalFromHome(-Target);
+    return;
+  }
+  // The thread reads the flag at every migration point, so it is here
+  // while the thread is; if not, the thread has gone (home asked too
+  // late) and the request goes with it.
+  if (Target < 0 || Target >= N.NodeCount ||
+      !pageHere(uint64_t(&__popcorn_migration_pending)))
+    return;
+  N.SteeredNode = Target + 1;
+  __popcorn_migration_pending = 1;
+}
+
+} // namespace
+
+SteerResult steerThread(int Target) {
+  NodeState &N = node();
+  if (Target < 0 || Target >= N.NodeCount || !N.Nodes[Target].Machine)
+    return SteerResult::NoSuchNode;
+  int Where = N.ThreadNode;
+  if (Where == Target)
+    return SteerResult::AlreadyThere;
+  if (Where == 0) {
+    // If the thread leaves meanwhile, the request waits here for its
+    // return; the flag then lands in home's stale copy of the page, which
+    // is harmless.
+    N.SteeredNode = Target + 1;
+    __atomic_store_n(&__popcorn_migration_pending, 1, __ATOMIC_RELAXED);
+    return SteerResult::Requested;
+  }
+  if (!N.Nodes[Where].startedByHome())
+    return SteerResult::NotLocal;
+  return queueSteeringSignal(Where, Target) ? SteerResult::Signalled : SteerResult::SignalFailed;
+}
+
+bool queueSteeringSignal(int Node, long Value) {
+  const NodeEntry &E = node().Nodes[Node];
+  if (!E.startedByHome())
+    return false;
+  QueuedSignal Info = {};
+  Info.Signo = hostSignalOf(E);
+  Info.Code = SiQueue;
+  Info.Pid = int(sys::call6(sys::Getpid, 0));
+  Info.Value = Value;
+  return sys::call6(RtSigqueueinfo, E.Pid, Info.Signo, long(&Info)) == 0;
+}
+
+void installSteeringHandler() {
+  struct {
+    void (*Handler)(int, siginfo_t *, void *);
+    unsigned long Flags;
+    void (*Restorer)(void);
+    uint64_t Mask;
+  } Action;
+  // Field by field: an initializer with addresses becomes a constant in
+  // the program's data, whose pages are home's (reading it here would
+  // fetch a page before the thread has arrived).
+  Action.Handler = onSteeringSignal;
+  Action.Flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART | SA_RESTORER;
+  Action.Restorer = popcorn_signal_return;
+  // A program's signal it raises arrives as it returns (SignalState.h).
+  Action.Mask = ~RuntimeSignals;
+  sys::call6(sys::RtSigaction, SteeringSignal, long(&Action), 0, 8);
+  // The shell's SIGRTMIN asks home (Triggers.cpp); `kill -RTMIN $(pidof
+  // prog)` reaches a node this executable runs in as well, which must
+  // live on.
+  Action.Handler = reinterpret_cast<decltype(Action.Handler)>(SIG_IGN);
+  Action.Flags = SA_RESTORER;
+  sys::call6(sys::RtSigaction, ShellSteeringSignal, long(&Action), 0, 8);
+}
+
+int takeSteeredDestination() {
+  return __atomic_exchange_n(&node().SteeredNode, 0, __ATOMIC_RELAXED) - 1;
+}
+
+int steeredDestination() { return node().SteeredNode - 1; }
+
+} // namespace popcorn

@@ -1,0 +1,164 @@
+//===- ExecutableFile.cpp - Sections and symbols of this executable -------===//
+#include "state/ExecutableFile.h"
+#include "popcorn/SharedBytes.h"
+#include "state/NodeList.h"
+#include "support/Report.h"
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h> // memfd_create
+#include <unistd.h>
+
+namespace popcorn {
+
+// The host image is the file itself.
+static const ImagePieces OuterImage = {{{0, UINT64_MAX}}, 1};
+
+ExecutableFile::ExecutableFile() : Fd(open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) {}
+
+ExecutableFile::~ExecutableFile() {
+  if (Fd >= 0)
+    close(Fd);
+}
+
+bool ExecutableFile::read(const ImagePieces &Image, uint64_t Offset, void *Out,
+                          uint64_t Size) const {
+  char *To = static_cast<char *>(Out);
+  for (unsigned I = 0; I < Image.Count && Size; I++) {
+    const ImagePieces::Piece &P = Image.Pieces[I];
+    if (Offset >= P.Size) {
+      Offset -= P.Size;
+      continue;
+    }
+    uint64_t Here = P.Size - Offset < Size ? P.Size - Offset : Size;
+    if (pread(Fd, To, Here, off_t(P.FileOffset + Offset)) != ssize_t(Here))
+      return false;
+    To += Here;
+    Size -= Here;
+    Offset = 0;
+  }
+  return Size == 0;
+}
+
+bool ExecutableFile::readHeader(const ImagePieces &Image, Elf64_Ehdr &Header) const {
+  return read(Image, 0, &Header, sizeof Header) && !memcmp(Header.e_ident, ELFMAG, SELFMAG) &&
+         Header.e_shentsize == sizeof(Elf64_Shdr);
+}
+
+bool ExecutableFile::sectionHeader(const ImagePieces &Image, const Elf64_Ehdr &Header,
+                                   unsigned I, Elf64_Shdr &S) const {
+  return I < Header.e_shnum && read(Image, Header.e_shoff + I * sizeof S, &S, sizeof S);
+}
+
+bool ExecutableFile::findSection(const ImagePieces &Image, const char *Name,
+                                 Elf64_Shdr &Out) const {
+  Elf64_Ehdr Header;
+  Elf64_Shdr Names;
+  if (!readHeader(Image, Header) || !sectionHeader(Image, Header, Header.e_shstrndx, Names))
+    return false;
+  size_t Length = strlen(Name);
+  for (unsigned I = 0; sectionHeader(Image, Header, I, Out); I++) {
+    char Candidate[64];
+    if (Length < sizeof Candidate &&
+        read(Image, Names.sh_offset + Out.sh_name, Candidate, Length + 1) &&
+        !memcmp(Candidate, Name, Length + 1))
+      return true;
+  }
+  return false;
+}
+
+// The embedded image's section, cut where .popcorn.shared.<isa> says a
+// shared section of the host goes.
+bool ExecutableFile::image(uint16_t Machine, ImagePieces &Out) const {
+  Elf64_Ehdr Outer;
+  if (!readHeader(OuterImage, Outer))
+    return false;
+  if (Outer.e_machine == Machine) {
+    Out = OuterImage;
+    return true;
+  }
+  char Name[48];
+  Elf64_Shdr Stored, Shared, Host;
+  TextBuffer(Name, sizeof Name) << ".popcorn.isa." << isaName(Machine);
+  if (!findSection(OuterImage, Name, Stored))
+    return false;
+  Out.Count = 0;
+  uint64_t Done = 0; // of Stored
+  uint64_t ImageOffset = 0;
+  TextBuffer(Name, sizeof Name) << POPCORN_SHARED_SECTION_PREFIX << isaName(Machine);
+  if (findSection(OuterImage, Name, Shared)) {
+    if (Shared.sh_size % sizeof(popcorn_shared_bytes) ||
+        Shared.sh_size / sizeof(popcorn_shared_bytes) > ImagePieces::MaxShared)
+      return false;
+    for (uint64_t At = 0; At < Shared.sh_size; At += sizeof(popcorn_shared_bytes)) {
+      popcorn_shared_bytes R;
+      if (!read(OuterImage, Shared.sh_offset + At, &R, sizeof R) ||
+          R.image_offset < ImageOffset || R.image_offset - ImageOffset > Stored.sh_size - Done)
+        return false;
+      R.host_section[sizeof R.host_section - 1] = 0;
+      if (!findSection(OuterImage, R.host_section, Host) || Host.sh_size < R.size)
+        return false;
+      uint64_t Gap = R.image_offset - ImageOffset;
+      Out.Pieces[Out.Count++] = {Stored.sh_offset + Done, Gap};
+      Out.Pieces[Out.Count++] = {Host.sh_offset, R.size};
+      Done += Gap;
+      ImageOffset = R.image_offset + R.size;
+    }
+  }
+  Out.Pieces[Out.Count++] = {Stored.sh_offset + Done, Stored.sh_size - Done};
+  return true;
+}
+
+bool ExecutableFile::findFunction(const char *Name, uint16_t Machine, FunctionRange &Out) const {
+  ImagePieces Image;
+  Elf64_Shdr Symbols, Strings;
+  Elf64_Ehdr Header;
+  if (!image(Machine, Image) || !findSection(Image, ".symtab", Symbols) ||
+      !readHeader(Image, Header) || !sectionHeader(Image, Header, Symbols.sh_link, Strings))
+    return false;
+  size_t Length = strlen(Name);
+  uint64_t Count = Symbols.sh_size / sizeof(Elf64_Sym);
+  for (uint64_t First = 0; First < Count; First += 64) {
+    Elf64_Sym Batch[64];
+    uint64_t InBatch = Count - First < 64 ? Count - First : 64;
+    if (!read(Image, Symbols.sh_offset + First * sizeof(Elf64_Sym), Batch,
+              InBatch * sizeof(Elf64_Sym)))
+      return false;
+    for (uint64_t I = 0; I < InBatch; I++) {
+      const Elf64_Sym &S = Batch[I];
+      char Candidate[256];
+      if (ELF64_ST_TYPE(S.st_info) != STT_FUNC || !S.st_value || Length >= sizeof Candidate ||
+          !read(Image, Strings.sh_offset + S.st_name, Candidate, Length + 1) ||
+          memcmp(Candidate, Name, Length + 1))
+        continue;
+      Out = {S.st_value, S.st_value + (S.st_size ? S.st_size : 1)};
+      return true;
+    }
+  }
+  return false;
+}
+
+int ExecutableFile::copyImage(uint16_t Machine) const {
+  ImagePieces Pieces;
+  if (!image(Machine, Pieces))
+    return -1;
+  int Image = memfd_create(isaName(Machine), 0);
+  for (unsigned I = 0; Image >= 0 && I < Pieces.Count; I++) {
+    off_t From = off_t(Pieces.Pieces[I].FileOffset);
+    uint64_t Left = Pieces.Pieces[I].Size;
+    while (Left) {
+      char Chunk[65536];
+      size_t Want = Left < sizeof Chunk ? size_t(Left) : sizeof Chunk;
+      ssize_t Got = pread(Fd, Chunk, Want, From);
+      if (Got <= 0 || write(Image, Chunk, size_t(Got)) != Got) {
+        close(Image);
+        return -1;
+      }
+      From += Got;
+      Left -= uint64_t(Got);
+    }
+  }
+  return Image;
+}
+
+} // namespace popcorn

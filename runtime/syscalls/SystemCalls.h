@@ -1,0 +1,42 @@
+//===- SystemCalls.h - libc's system calls on every node --------*- C++ -*-===//
+//
+// musl makes every system call through __popcorn_syscall
+// (libc-patches/common/0002-node-hooks.patch).  At home only mapping calls
+// change (memory/AddressSpace.h); on a remote node each call runs where its
+// link/SyscallTable.h row says, its data carried in messages (CallData.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef POPCORN_RUNTIME_SYSTEMCALLS_H
+#define POPCORN_RUNTIME_SYSTEMCALLS_H
+
+#include "link/Channel.h"
+#include "signals/SignalState.h"
+
+namespace popcorn {
+
+/// Bytes of data one forwarded call carries at most each way; larger reads
+/// and writes are cut short, as the kernel may do.
+inline constexpr uint64_t SyscallDataBytes = 1 << 20;
+/// NodeState::SyscallBuffer's size: a call's input, output and reply.
+inline constexpr uint64_t SyscallBufferBytes = 4 * SyscallDataBytes;
+
+/// Home: runs the Syscall message whose payload of Bytes is next on Link,
+/// for a node of ISA Machine, and answers.  False if the link failed or
+/// the message is malformed.
+bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes);
+
+/// Node: a handler with SA_RESETHAND that ran here reset its action in
+/// this node's kernel (or ProgramFaultAction, SIGSEGV's) only; home's,
+/// which the program's sigaction reads and the next departure sends,
+/// learns of it.  Before the program's sigaction and as the thread leaves.
+void settleResetActions();
+
+/// Node: the program's call Number on A, run where its row of
+/// link/SyscallTable.h says (ForwardCalls.cpp).
+long remoteSyscall(long Number, const long *A);
+
+} // namespace popcorn
+
+extern "C" long __popcorn_syscall(long N, long A, long B, long C, long D, long E, long F);
+
+#endif

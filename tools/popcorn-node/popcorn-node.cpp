@@ -1,0 +1,265 @@
+//===- popcorn-node.cpp - A node started by hand, reached over TCP --------===//
+//
+// popcorn-node --listen [HOST:]PORT [--key FILE]
+// popcorn-node --new-key [FILE]
+//
+// Waits for home nodes of popcorn programs (POPCORN_NODES entry
+// ID:ISA:tcp:HOST:PORT).  Each connection is served by a process of its
+// own: it authenticates the home node with the user's key file (nothing
+// is read from a connection before that), receives the program's image for
+// the node's ISA, and becomes that node: the image runs natively, or under
+// qemu-user for the other ISA, on the connection.
+//
+// It listens on 127.0.0.1 unless a HOST says otherwise.  The link is
+// authenticated, not encrypted: across an untrusted network, tunnel it.
+//
+//===----------------------------------------------------------------------===//
+#include "link/Authentication.h"
+#include "link/KeyFile.h"
+#include <arpa/inet.h>
+#include <elf.h>
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace popcorn;
+
+namespace {
+
+constexpr uint64_t MaxImageBytes = uint64_t(1) << 30;
+
+struct Options {
+  const char *Listen = nullptr;
+  const char *KeyFile = nullptr;
+  bool NewKey = false;
+};
+
+const char *const Usage = "usage: popcorn-node --listen [HOST:]PORT [--key FILE]\n"
+                         "       popcorn-node --new-key [FILE]\n"
+                         "Runs the threads that programs built with popcorn-clang send it over TCP.\n";
+
+[[noreturn]] void usage(const char *Why) {
+  fprintf(stderr, "popcorn-node: %s\n%s", Why, Usage);
+  exit(2);
+}
+
+Options readOptions(int Argc, char **Argv) {
+  Options O;
+  for (int I = 1; I < Argc; I++) {
+    if (!strcmp(Argv[I], "--help") || !strcmp(Argv[I], "-h")) {
+      fputs(Usage, stdout);
+      exit(0);
+    }
+    if (!strcmp(Argv[I], "--listen") && I + 1 < Argc)
+      O.Listen = Argv[++I];
+    else if (!strcmp(Argv[I], "--key") && I + 1 < Argc)
+      O.KeyFile = Argv[++I];
+    else if (!strcmp(Argv[I], "--new-key"))
+      O.NewKey = true, O.KeyFile = I + 1 < Argc ? Argv[++I] : nullptr;
+    else
+      usage(("unknown argument '" + std::string(Argv[I]) + "'").c_str());
+  }
+  if (!O.NewKey && !O.Listen)
+    usage("nothing to do");
+  return O;
+}
+
+const char *isaOf(uint16_t Machine) {
+  return Machine == EM_X86_64 ? "x86_64" : Machine == EM_AARCH64 ? "aarch64" : nullptr;
+}
+
+uint16_t hostMachine() {
+#if defined(__x86_64__)
+  return EM_X86_64;
+#else
+  return EM_AARCH64;
+#endif
+}
+
+// "[HOST:]PORT" as a listening socket; HOST defaults to the loopback.  An
+// IPv6 HOST may be in brackets, as in POPCORN_NODES: [::1]:7447.
+int listenOn(const char *Where) {
+  std::string Host = "127.0.0.1", Port = Where;
+  if (const char *Colon = strrchr(Where, ':')) {
+    Host.assign(Where, Colon);
+    Port = Colon + 1;
+  }
+  if (Host.size() > 2 && Host.front() == '[' && Host.back() == ']')
+    Host = Host.substr(1, Host.size() - 2);
+  addrinfo Hints = {}, *Found;
+  Hints.ai_socktype = SOCK_STREAM;
+  Hints.ai_flags = AI_PASSIVE;
+  if (int Error = getaddrinfo(Host.c_str(), Port.c_str(), &Hints, &Found)) {
+    fprintf(stderr, "popcorn-node: %s: %s\n", Where, gai_strerror(Error));
+    exit(1);
+  }
+  int Fd = socket(Found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int One = 1;
+  setsockopt(Fd, SOL_SOCKET, SO_REUSEADDR, &One, sizeof One);
+  if (Fd < 0 || bind(Fd, Found->ai_addr, Found->ai_addrlen) || listen(Fd, 16)) {
+    fprintf(stderr, "popcorn-node: cannot listen on %s: %s\n", Where, strerror(errno));
+    exit(1);
+  }
+  freeaddrinfo(Found);
+  return Fd;
+}
+
+std::string addressOf(const sockaddr_storage &A) {
+  char Host[INET6_ADDRSTRLEN] = "?", Port[8] = "?";
+  getnameinfo(reinterpret_cast<const sockaddr *>(&A), sizeof A, Host, sizeof Host, Port,
+              sizeof Port, NI_NUMERICHOST | NI_NUMERICSERV);
+  return std::string(Host) + ":" + Port;
+}
+
+// Tells home why this node cannot serve, logs it and ends the connection.
+[[noreturn]] void refuse(Channel &Link, const std::string &Peer, const std::string &Why) {
+  fprintf(stderr, "popcorn-node: %s: %s\n", Peer.c_str(), Why.c_str());
+  Link.send(MessageType::NodeError, Why.data(), uint32_t(Why.size()));
+  _exit(1);
+}
+
+// The image home sent, in a memory file; its ELF header checked against
+// the ISA home says it is for.
+int receiveImage(Channel &Link, const std::string &Peer, ImageMessage &M) {
+  MessageHeader H;
+  if (!Link.receiveHeader(H, Link.TimeoutMs) || H.Type != MessageType::Image ||
+      H.Bytes <= sizeof M || H.Bytes > MaxImageBytes || !Link.receivePayload(&M, sizeof M))
+    refuse(Link, Peer, "no program image after authentication");
+  uint64_t Bytes = H.Bytes - sizeof M;
+  int Image = memfd_create("popcorn-node-image", 0);
+  if (Image < 0 || ftruncate(Image, off_t(Bytes)))
+    refuse(Link, Peer, std::string("no memory for the image: ") + strerror(errno));
+  void *Map = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE, MAP_SHARED, Image, 0);
+  if (Map == MAP_FAILED || !Link.receivePayload(Map, Bytes))
+    refuse(Link, Peer, "the image did not arrive");
+  auto *Header = static_cast<const Elf64_Ehdr *>(Map);
+  bool Valid = Bytes >= sizeof *Header && !memcmp(Header->e_ident, ELFMAG, SELFMAG) &&
+               Header->e_ident[EI_CLASS] == ELFCLASS64 && Header->e_machine == M.Machine &&
+               isaOf(M.Machine) && M.Node > 0 && M.Node < MaxNodes;
+  munmap(Map, Bytes);
+  if (!Valid)
+    refuse(Link, Peer, "the image is not a 64-bit ELF executable of the ISA it claims");
+  return Image;
+}
+
+// One connection, in a process of its own: becomes the node or ends.
+[[noreturn]] void serve(int Fd, const std::string &Peer, const LinkKey &Key) {
+  Channel Link;
+  Link.open(Fd);
+  Link.Exact = true; // home's greeting follows the image at once, for the node
+  Link.TimeoutMs = DefaultTimeoutMs;
+  configureTcpLink(Fd, Link.TimeoutMs);
+  switch (authenticateHome(Link, Key)) {
+  case AuthResult::Accepted:
+    break;
+  case AuthResult::Refused:
+    fprintf(stderr, "popcorn-node: %s failed authentication; connection dropped\n",
+            Peer.c_str());
+    _exit(1);
+  case AuthResult::Lost:
+    fprintf(stderr, "popcorn-node: %s: %s before authentication; connection dropped\n",
+            Peer.c_str(), Link.TimedOut ? "silent" : "malformed or closed");
+    _exit(1);
+  }
+  ImageMessage M;
+  int Image = receiveImage(Link, Peer, M);
+  const char *Isa = isaOf(M.Machine);
+  fprintf(stderr, "popcorn-node: %s: node %u (%s)\n", Peer.c_str(), unsigned(M.Node), Isa);
+  // The link and the image stay open across exec.
+  int NodeLink = dup(Fd), NodeImage = dup(Image);
+  std::string Path = "/proc/self/fd/" + std::to_string(NodeImage);
+  std::string Env = "POPCORN_NODE=" + std::to_string(M.Node) + ":" + std::to_string(NodeLink);
+  std::string Qemu = std::string("qemu-") + Isa;
+  std::vector<char *> Envp = {Env.data()};
+  for (char **V = environ; *V; V++)
+    if (!strncmp(*V, "QEMU_", 5))
+      Envp.push_back(*V);
+  Envp.push_back(nullptr);
+  if (M.Machine == hostMachine()) {
+    char *Argv[] = {Path.data(), nullptr};
+    execve(Path.c_str(), Argv, Envp.data());
+  } else {
+    char *Argv[] = {Qemu.data(), Path.data(), nullptr};
+    execvpe(Qemu.c_str(), Argv, Envp.data());
+    if (errno == ENOENT)
+      refuse(Link, Peer, Qemu + " is not installed on this node");
+  }
+  refuse(Link, Peer, std::string("cannot run the ") + Isa + " image: " + strerror(errno));
+}
+
+// Ends the processes of connections and nodes that have ended, and says
+// which crashed: a node's crash is the program's to explain, a
+// connection's is a bug here.
+void reapNodes() {
+  int Status;
+  for (pid_t Pid; (Pid = waitpid(-1, &Status, WNOHANG)) > 0;)
+    if (WIFSIGNALED(Status))
+      fprintf(stderr, "popcorn-node: process %d killed by signal %d\n", int(Pid),
+              WTERMSIG(Status));
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Options O = readOptions(Argc, Argv);
+  char Path[4096], Why[512];
+  if (O.KeyFile)
+    snprintf(Path, sizeof Path, "%s", O.KeyFile);
+  else if (!keyFilePath(Path, sizeof Path))
+    usage("no key file: give --key FILE, or set POPCORN_KEY_FILE or HOME");
+  if (O.NewKey) {
+    if (!writeNewKeyFile(Path, Why, sizeof Why)) {
+      fprintf(stderr, "popcorn-node: %s\n", Why);
+      return 1;
+    }
+    printf("popcorn-node: new key in %s; copy it to the machines that run your programs\n",
+           Path);
+    return 0;
+  }
+  LinkKey Key;
+  if (!readKeyFile(Path, Key, Why, sizeof Why)) {
+    fprintf(stderr, "popcorn-node: %s (popcorn-node --new-key makes one)\n", Why);
+    return 1;
+  }
+  int Listener = listenOn(O.Listen);
+  sockaddr_storage Bound;
+  socklen_t Size = sizeof Bound;
+  getsockname(Listener, reinterpret_cast<sockaddr *>(&Bound), &Size);
+  // The port actually bound (PORT 0 lets the kernel choose one).
+  printf("popcorn-node: listening on %s\n", addressOf(Bound).c_str());
+  fflush(stdout);
+  signal(SIGPIPE, SIG_IGN);
+  for (;;) {
+    reapNodes();
+    pollfd Poll = {Listener, POLLIN, 0};
+    if (poll(&Poll, 1, 1000) != 1)
+      continue;
+    sockaddr_storage From;
+    socklen_t FromSize = sizeof From;
+    int Fd = accept4(Listener, reinterpret_cast<sockaddr *>(&From), &FromSize, SOCK_CLOEXEC);
+    if (Fd < 0) {
+      if (errno != EINTR && errno != ECONNABORTED)
+        fprintf(stderr, "popcorn-node: accept: %s\n", strerror(errno));
+      continue;
+    }
+    pid_t Child = fork();
+    if (Child == 0) {
+      close(Listener);
+      serve(Fd, addressOf(From), Key);
+    }
+    if (Child < 0)
+      fprintf(stderr, "popcorn-node: cannot serve %s: %s\n", addressOf(From).c_str(),
+              strerror(errno));
+    close(Fd);
+  }
+}
