@@ -1,6 +1,6 @@
 /*===- popcorn/Control.h - popcorn-ctl's requests and replies -----*- C -*-===//
  *
- * The protocol of a home process's control socket (runtime/ControlSocket.h),
+ * The protocol of a home process's control socket (runtime/control/ControlSocket.h),
  * spoken by popcorn-ctl: one request, one reply, then the server closes the
  * connection.  Plain C and fixed-width fields: the runtime that serves it
  * uses no libc, and a test client in C sends malformed requests.
