@@ -2,7 +2,8 @@
 # Checks that the runtime's includes run down its layers: every source file
 # is in a folder that runtime/LAYERS lists, and includes headers of its own
 # folder or of folders listed before it, each by its folder
-# ("link/Channel.h").  One line per include that breaks this; exit 1 if any.
+# ("link/Channel.h", or <popcorn.h> for a public header), never by a
+# relative path.  One line per include that breaks this; exit 1 if any.
 #
 #   scripts/check-layers.sh [RUNTIME_DIR]   (default: the runtime beside it)
 set -u
@@ -39,7 +40,7 @@ function complain(text) {
 	print text
 	bad = 1
 }
-function check(path,    folder, line, lineno, target, top) {
+function check(path,    folder, line, lineno, target, top, angled) {
 	folder = path
 	if (!sub(/\/.*/, "", folder)) {
 		complain(path ": not in a folder of LAYERS")
@@ -52,16 +53,27 @@ function check(path,    folder, line, lineno, target, top) {
 	lineno = 0
 	while ((getline line < path) > 0) {
 		lineno++
-		if (line !~ /^[ \t]*#[ \t]*include[ \t]*"/)
+		if (line !~ /^[ \t]*#[ \t]*include[ \t]*["<]/)
 			continue
+		angled = line ~ /^[ \t]*#[ \t]*include[ \t]*</
 		target = line
-		sub(/^[^"]*"/, "", target)
-		sub(/".*/, "", target)
+		sub(/^[^"<]*["<]/, "", target)
+		sub(/[">].*/, "", target)
+		if (target ~ /(^|\/)\.\.?\//) {
+			complain(path ":" lineno ": includes " target " by a relative path; name its folder")
+			continue
+		}
 		top = target
 		if (!sub(/\/.*/, "", top)) {
-			if (target in header)
+			if (!(target in header))
+				continue
+			# <popcorn.h>: a public header, of the folder it is in.
+			if (!angled) {
 				complain(path ":" lineno ": includes " target " without its folder (" header[target] ")")
-			continue
+				continue
+			}
+			top = header[target]
+			sub(/\/.*/, "", top)
 		}
 		if (top in rank && rank[top] > rank[folder])
 			complain(path ":" lineno ": includes " target ", but " top "/ is a layer above " folder "/ (LAYERS)")

@@ -1,6 +1,6 @@
 //===- Api.cpp - <popcorn.h> ----------------------------------------------===//
 //
-// popcorn_migrate itself is assembly (arch/*.S): it records the request
+// popcorn_migrate itself is assembly (migration/arch/*.S): it records the request
 // here and takes a migration point as its caller's call site, so that the
 // thread leaves and lands exactly at the call.
 //

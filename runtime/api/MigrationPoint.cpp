@@ -2,7 +2,7 @@
 //
 // Every migratable function tests __popcorn_migration_pending at entry and
 // before returning (compiler/plugin/InsertMigrationPoints.cpp); when it is
-// set the function calls __popcorn_migration_point (arch/*.S), which saves
+// set the function calls __popcorn_migration_point (migration/arch/*.S), which saves
 // every register and calls popcorn_migration_point_slow here.
 //
 // Modes, chosen by the environment:

@@ -16,7 +16,6 @@
 #include "support/AddressMap.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
-#include <popcorn.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
