@@ -179,7 +179,7 @@ uint64_t selfTestEvery() {
     Line() << "popcorn: POPCORN_SELFTEST: POPCORN_MIGRATE may set every=N only (how often the"
               " stack is rewritten), not '"
            << getenv("POPCORN_MIGRATE") << "'";
-    exit(2);
+    sys::exitGroup(2);
   }
   return S.Every ? S.Every : 1;
 }
@@ -192,7 +192,7 @@ void refuseBesideCheck(const char *Other) {
     return;
   Line() << "popcorn: POPCORN_CHECK_UNWIND: runs alone, and " << Other << " is set ('" << Value
          << "'); unset one of them";
-  exit(2);
+  sys::exitGroup(2);
 }
 
 void reportAtHome() {

@@ -49,9 +49,11 @@ struct Schedule {
   bool Periodic;           // period=: set before main, read-only after
 } Plan;
 
+// A setting refused ends the program before it runs: at once, without the
+// exit handlers (POPCORN_LOG=stats would report a run that never was).
 [[noreturn]] void malformed(const char *Variable, const char *Why) {
   Line() << "popcorn: " << Variable << ": " << Why;
-  exit(2);
+  sys::exitGroup(2);
 }
 
 void onSignal(int) {
@@ -108,7 +110,7 @@ void readAt(const char *Name) {
   if (!Exe.findFunction(Name, EmX86_64, Plan.At[0]) ||
       !Exe.findFunction(Name, EmAArch64, Plan.At[1])) {
     Line() << "popcorn: POPCORN_MIGRATE: at=" << Name << ": no such function in the program";
-    exit(2);
+    sys::exitGroup(2);
   }
   // A bounded function (no loop, and calls only to such functions) has no
   // migration point, nor any recorded call: entering it triggers nothing.
@@ -118,7 +120,7 @@ void readAt(const char *Name) {
     Line() << "popcorn: POPCORN_MIGRATE: at=" << Name
            << ": the function has no migration point (it has no loop and calls no function"
               " that has one, or it is marked popcorn_nomigrate); name a function that calls it";
-    exit(2);
+    sys::exitGroup(2);
   }
 }
 

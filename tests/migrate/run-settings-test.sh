@@ -70,6 +70,11 @@ refused "popcorn: POPCORN_MIGRATE: 'nodes=1': node 1 is not in POPCORN_NODES" \
 	'POPCORN_MIGRATE=every=3;nodes=1' POPCORN_NODES=0:x86_64:native,2:x86_64:native
 refused "popcorn: POPCORN_CHECK_UNWIND: runs alone, and POPCORN_MIGRATE is set ('every=1'); unset one of them" \
 	POPCORN_CHECK_UNWIND=1 POPCORN_MIGRATE=every=1
+# The program never ran: no report of its migrations follows the refusal.
+refused "popcorn: POPCORN_MIGRATE: 'speed=4': no such setting (every, random, after, period, at, seed or nodes)" \
+	'POPCORN_MIGRATE=every=3;speed=4' POPCORN_LOG=stats
+refused "popcorn: POPCORN_NODES: '1:x86_64:qemu': qemu runs another ISA than this machine's; x86_64 runs native here" \
+	POPCORN_NODES=0:x86_64:native,1:x86_64:qemu POPCORN_LOG=stats
 
 # What a run that stays home computes.
 POPCORN_NODES=0:x86_64:native ./$prog sum >home.out 2>home.err
