@@ -204,6 +204,9 @@ bool VerifyCallSiteSlots::runOnMachineFunction(MachineFunction &MF) {
         stepBackward(MI, Live, Slots, MFI);
       Changed |= update(LiveIn[Block], std::move(Live));
     }
+  }
+  for (bool Changed = true; Changed;) {
+    Changed = false;
     for (MachineBasicBlock *Block : Order) {
       BitVector Written = writtenIn(*Block);
       for (const MachineInstr &MI : *Block)
@@ -229,8 +232,8 @@ bool VerifyCallSiteSlots::runOnMachineFunction(MachineFunction &MF) {
         Carried &= Written;
         for (unsigned Bit : Carried.set_bits()) {
           int FrameIndex = Slots.slot(Bit);
-          if (isResumable(MI) && isBackEndSlot(MFI, FrameIndex) &&
-              !MFI.isDeadObjectIndex(FrameIndex) && !isRecordedSlot(MI, FrameIndex))
+          if (isBackEndSlot(MFI, FrameIndex) && !MFI.isDeadObjectIndex(FrameIndex) &&
+              !isRecordedSlot(MI, FrameIndex) && isResumable(MI))
             reportUnrecorded(MI, describeSlot(MFI, FrameIndex), IsaName);
         }
       }
