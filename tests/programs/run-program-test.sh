@@ -18,12 +18,15 @@
 #      another x86-64 process (node 2), home, aarch64, home..., unless
 #      SOURCE has a line "// POPCORN-MIGRATE: no, REASON"; at each point
 #      with probability 0.3, or P with a line "// POPCORN-MIGRATE-RANDOM: P"
-#      (a program with millions of points); with few points where the thread
-#      can move (the rewrites of 5 at its first period, times the period), the chance rises so that
-#      the run goes round the cycle four times, and a cycle with more moves
-#      than the points is 1,0 instead.  A line "// POPCORN-MIGRATE-NODES: LIST, REASON" sets the
-#      cycle of nodes of 6 and 7 instead (e.g. 2,0: x86-64 processes only).
-#      Each run of 6 and 7 must move the thread to every node of its cycle.
+#      (a program with millions of points).  The points where the thread
+#      can move are about the rewrites of 5 at its first period, times the
+#      period: with few, the chance rises so that the run goes round the
+#      cycle four times (a cycle with more moves than the points is 1,0
+#      instead); with many, the chance falls and every= stretches to about
+#      $max_moves moves.  A line "// POPCORN-MIGRATE-NODES: LIST, REASON"
+#      sets the cycle of nodes of 6 and 7 instead (e.g. 2,0: x86-64
+#      processes only).  Each run of 6 and 7 must move the thread to every
+#      node of its cycle.
 #
 #   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
 #
@@ -100,7 +103,7 @@ rm -f selftest.log
 # whole stack with the migration metadata; any failure aborts the run.
 run_check_unwind x86_64-unwind ./prog || result=1
 run_check_unwind aarch64-unwind "$qemu" ./prog.aarch64 || result=1
-movable= # points where the thread can move: about the rewrites at the first period times it
+movable= # points where the thread can move (above)
 for mode in same roundtrip; do
 	min=1 # the most frequent period must rewrite at least once
 	for every in $periods; do
