@@ -794,7 +794,7 @@ TEST_F(RewriteStack, SetjmpFramesFollowARewrite) {
                  Want{Innermost, 0, 0x801134}}) {
     const SetjmpFrame *E = T.find(W.Serial);
     ASSERT_NE(E, nullptr) << W.Frame;
-    EXPECT_EQ(E->Sp, To.Sp[W.Frame]) << W.Frame;
+    EXPECT_EQ(E->Sp, Destination.High - (Model.High - To.Sp[W.Frame])) << W.Frame;
     EXPECT_EQ(E->Pc, W.Pc) << W.Frame;
     EXPECT_EQ(E->Depth, 1000 - W.Frame) << W.Frame;
   }
