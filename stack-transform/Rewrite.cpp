@@ -214,7 +214,7 @@ RewriteResult rewriteStack(const RewriteRequest &Request, RegisterSet &Out) {
         return {RewriteError::ShapeMismatch, N, Cursor.pc()};
       if (N == Request.MaxFrames)
         return {RewriteError::TooDeep, N, Cursor.pc()};
-      Request.Scratch[N++] = {Site, Twin, 0, 0};
+      Request.Scratch[N++] = {Site, Twin, Cursor.cfa(), Cursor.sp(), 0, 0};
       StepResult Step = Cursor.step();
       if (Step == StepResult::Base)
         break;

@@ -57,6 +57,7 @@ struct StackRegion {
 // Per-frame bookkeeping, in the caller's scratch space.
 struct FramePair {
   const popcorn_call_site *Source, *Destination;
+  uint64_t SourceCfa, SourceSp;
   uint64_t DestinationCfa, DestinationSp;
 };
 

@@ -122,9 +122,12 @@ void runSelfTest(void *Arg) {
   Request.SignalReturn = signalReturnAddress();
   RewriteResult Result;
   RegisterSet Middle, Out;
+  SetjmpFrames Setjmps = T.Setjmps; // the thread's only if it resumes
   int Landing = 1 - T.Current;
   if (Config.Run == Mode::SameIsa) {
     Result = rewriteStack(Request, Out);
+    if (Result.Error == RewriteError::None)
+      moveSetjmpFrames(Setjmps, Request, Result.Frames);
   } else {
     // Through the other ISA's layout in the other region, then back into
     // this one: every value crosses both ISAs' records.
@@ -132,10 +135,13 @@ void runSelfTest(void *Arg) {
     Request.DestinationThreadPointer = threadPointerFor(There, Source);
     Result = rewriteStack(Request, Middle);
     if (Result.Error == RewriteError::None) {
+      moveSetjmpFrames(Setjmps, Request, Result.Frames);
       RewriteRequest Back{&__popcorn_metadata, &Middle, Here, Source.ThreadPointer,
                           T.Regions[T.Current], T.Scratch, T.MaxFrames};
       Back.SignalReturn = Request.SignalReturn;
       Result = rewriteStack(Back, Out);
+      if (Result.Error == RewriteError::None)
+        moveSetjmpFrames(Setjmps, Back, Result.Frames);
       Landing = T.Current;
     }
   }
@@ -150,6 +156,7 @@ void runSelfTest(void *Arg) {
     return;
   }
   T.Current = Landing;
+  T.Setjmps = Setjmps;
   T.Pending = false;
   __atomic_add_fetch(&Stats.Rewrites, 1, __ATOMIC_RELAXED);
   noteDepth(Result.Frames);
@@ -201,6 +208,8 @@ void reportAtHome() {
 }
 
 __attribute__((constructor)) void readSettings() {
+  // The thread that moves: the one that runs the constructors.
+  node().MovingThread = uint64_t(__builtin_thread_pointer());
   const char *Log = getenv("POPCORN_LOG");
   if (Log && !strcmp(Log, "stats")) {
     node().ReportAtExit = true;
@@ -215,6 +224,7 @@ __attribute__((constructor)) void readSettings() {
     refuseBesideCheck("POPCORN_SELFTEST");
   } else if (SelfTest && (!strcmp(SelfTest, "same") || !strcmp(SelfTest, "roundtrip"))) {
     Config.Run = !strcmp(SelfTest, "same") ? Mode::SameIsa : Mode::RoundTrip;
+    node().EveryThreadRewritten = true;
     Config.Every = selfTestEvery();
     Config.Verbose = Log && !strcmp(Log, "verbose");
   } else {

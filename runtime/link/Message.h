@@ -24,6 +24,7 @@
 #include "support/AddressMap.h"
 #include <fenv.h>
 #include "Rewrite.h"
+#include "SetjmpFrames.h"
 
 namespace popcorn {
 
@@ -140,6 +141,7 @@ struct MigrateMessage {
   // Its rounding mode and exception flags, in the encoding both libcs
   // share (libc-patches: aarch64's fenv_t on x86-64 too).
   fenv_t FloatEnvironment;
+  SetjmpFrames Setjmps; // the thread's, on the stack it arrives with
 };
 
 // The most pages one message carries, either way: a node asks for the one
@@ -243,6 +245,7 @@ struct ReturnHomeMessage {
   uint64_t SignalMask;     // the thread's
   uint64_t PendingSignals; // raised on the node while blocked there
   fenv_t FloatEnvironment; // the thread's, as in MigrateMessage
+  SetjmpFrames Setjmps;    // likewise
 };
 
 struct ExitMessage {

@@ -8,13 +8,16 @@
 // frames one to one), and its setjmp call has a record with an ID that is
 // the same on every ISA.
 //
-// So setjmp (libc-patches, */setjmp.s) ends here and notes in a word of the
-// jmp_buf that no ISA's setjmp uses the ISA and the depth of its caller's
-// frame.  longjmp starts here (arch/*.S saves the registers): if the buffer
-// is of this ISA and its stack pointer is that frame's, musl's own longjmp
-// goes on; else the frame is found at its depth on the current stack and
-// the thread resumes at this ISA's return address of that setjmp call, with
-// the frame's registers as the frames above it would have restored them.
+// So setjmp (libc-patches, */setjmp.s) ends here and notes its caller's
+// frame in the thread's table of setjmp frames (SetjmpFrames.h), at a cost
+// that does not depend on the stack's depth; the jmp_buf keeps the ISA,
+// the thread's generation and the entry's serial in words that no ISA's
+// setjmp uses.  longjmp starts here (arch/*.S saves the registers): if the
+// thread's stack was not rewritten since the setjmp, musl's own longjmp goes
+// on; else the frame is found at the depth the rewrite gave its entry, on
+// the current stack, and the thread resumes at this ISA's return address
+// of that setjmp call, with the frame's registers as the frames above it
+// would have restored them.
 // Values the function keeps across the setjmp call are in its stack slots
 // (RecordCallSites.cpp), as on any recorded call, so nothing else is needed.
 //
@@ -45,10 +48,15 @@ namespace {
 
 // Word 12 of __jmp_buf: free on both ISAs (aarch64 stores x19-x30 at 0-11,
 // sp at 13, d8-d15 at 14-21; x86-64 uses 0-7).  ISA in the low 15 bits,
-// FromSigsetjmp, the caller's depth from the thread's base above; 0: not
-// noted.
-constexpr unsigned NoteWord = 12;
+// FromSigsetjmp, and how the frame was noted: in the thread's table (word
+// 26 the entry's serial), by a walk (word 26 its depth from the thread's
+// base; 0 if it failed), or not at all (a thread that never moves, a stack
+// no rewrite sees).  0: not noted.  Word 25: the thread's generation at the
+// setjmp.  Both are in the signal-mask part of sigjmp_buf past the mask
+// (sigsetjmp uses words 22-24), which every jmp_buf has.
+constexpr unsigned NoteWord = 12, GenerationWord = 25, FrameWord = 26;
 constexpr uint64_t FromSigsetjmp = 1 << 15, MachineBits = FromSigsetjmp - 1;
+enum Noted : uint64_t { InTable = 1 << 16, ByWalk = 2 << 16, NotNoted = 3 << 16, HowBits = 3 << 16 };
 
 // sigsetjmp (musl's */sigsetjmp.s, in the sigjmp_buf layout of
 // libc-patches) calls setjmp after keeping its caller's return address in
@@ -223,6 +231,49 @@ bool arrivedFrameRegisters(const IsaTables &Tables, const popcorn_call_site &Set
   return true;
 }
 
+// The calling thread's setjmp frames, or null if its stack is never
+// rewritten: one thread moves (NodeState.h), and POPCORN_SELFTEST rewrites
+// any thread's stack.
+SetjmpFrames *threadSetjmpFrames() {
+  NodeState &N = node();
+  if (N.Remote)
+    return &N.Setjmps;
+  if (ThreadState *T = existingThread())
+    return &T->Setjmps;
+  uint64_t Self = uint64_t(__builtin_thread_pointer());
+  bool Moving = N.MovingThread ? Self == N.MovingThread
+                               : sys::call6(sys::Gettid, 0) == sys::call6(sys::Getpid, 0);
+  if (!Moving && !N.EveryThreadRewritten)
+    return nullptr;
+  ThreadState *T = currentThread();
+  return T ? &T->Setjmps : nullptr;
+}
+
+// Rewrites of the calling thread's stack so far.
+uint64_t threadGeneration() {
+  NodeState &N = node();
+  if (N.Remote)
+    return N.Setjmps.Generation;
+  ThreadState *T = existingThread();
+  return T ? T->Setjmps.Generation : 0;
+}
+
+// Whether Sp is on the stack a rewrite moves.  A setjmp on another stack
+// (a signal handler's alternate stack, a coroutine's) is in no frame a
+// rewrite meets, and must not drop the thread's own entries, which may be
+// above it.
+bool onRewrittenStack(uint64_t Sp) {
+  StackRegion Current, Other;
+  return !stackRegions(Current, Other) || contains(Current, Sp);
+}
+
+// The depth the last rewrite gave the frame of entry Serial; 0 if gone.
+uint64_t setjmpFrameDepth(uint64_t Serial) {
+  SetjmpFrames *Table = threadSetjmpFrames();
+  const SetjmpFrame *Entry = Table ? Table->find(Serial) : nullptr;
+  return Entry ? Entry->Depth : 0;
+}
+
 } // namespace
 
 void popcorn::noteArrivedFrames(const RegisterSet &Registers) {
@@ -253,24 +304,48 @@ void popcorn::noteArrivedFrames(const RegisterSet &Registers) {
 }
 
 int __popcorn_note_setjmp(uint64_t *Buffer) {
-  IsaTables Tables(&__popcorn_metadata, sys::Here);
-  uint64_t Depth = 0;
   bool Sigsetjmp = calledBySigsetjmp(Buffer);
-  if (Tables.valid()) {
-    RegisterSet R = callerRegisters(Buffer, Sigsetjmp);
-    Depth = depthFrom(FrameCursor(Tables, R));
+  uint64_t Sp = Buffer[layoutOf(sys::Here).Sp];
+  uint64_t Machine = (Sigsetjmp ? FromSigsetjmp : 0) | sys::Here;
+  SetjmpFrames *Table = threadSetjmpFrames();
+  Buffer[GenerationWord] = Table ? Table->Generation : 0;
+  if (!Table || !onRewrittenStack(Sp)) {
+    Buffer[NoteWord] = Machine | NotNoted;
+    return 0;
   }
-  Buffer[NoteWord] = Depth ? (Depth << 16 | (Sigsetjmp ? FromSigsetjmp : 0) | sys::Here) : 0;
+  uint64_t Pc = Sigsetjmp ? Buffer[SigsetjmpReturnWord] : Buffer[layoutOf(sys::Here).Pc];
+  if (uint64_t Serial = Table->note(Sp, Pc)) {
+    Buffer[NoteWord] = Machine | InTable;
+    Buffer[FrameWord] = Serial;
+    return 0;
+  }
+  // Nested deeper than the table holds: the depth, by a walk.
+  IsaTables Tables(&__popcorn_metadata, sys::Here);
+  RegisterSet R = callerRegisters(Buffer, Sigsetjmp);
+  Buffer[NoteWord] = Machine | ByWalk;
+  Buffer[FrameWord] = Tables.valid() ? depthFrom(FrameCursor(Tables, R)) : 0;
   return 0;
 }
 
 void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   uint64_t Note = Buffer[NoteWord];
   uint16_t Machine = uint16_t(Note & MachineBits);
+  if (!Machine || Buffer[GenerationWord] == threadGeneration())
+    return; // no rewrite since the setjmp: musl's longjmp as it is
   bool Sigsetjmp = Note & FromSigsetjmp;
-  uint64_t Depth = Note >> 16;
-  if (!Machine || !Depth)
-    return; // set where popcorn could not walk: musl's longjmp as it is
+  uint64_t Depth = 0;
+  switch (Note & HowBits) {
+  case InTable:
+    Depth = setjmpFrameDepth(Buffer[FrameWord]);
+    if (!Depth)
+      cannotJump("the frame that called setjmp has returned");
+    break;
+  case ByWalk:
+    Depth = Buffer[FrameWord];
+    break;
+  }
+  if (!Depth)
+    return; // noted where no rewrite reaches, or the walk failed: musl's longjmp
 
   IsaTables Tables(&__popcorn_metadata, sys::Here), Then(&__popcorn_metadata, Machine);
   if (!Tables.valid() || !Then.valid())

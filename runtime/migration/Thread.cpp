@@ -50,6 +50,8 @@ uint64_t stackLimit(uint64_t High) {
 }
 } // namespace
 
+ThreadState *existingThread() { return *stateSlot(); }
+
 ThreadState *currentThread() {
   ThreadState **Slot = stateSlot();
   if (*Slot)

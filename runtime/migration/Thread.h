@@ -4,6 +4,7 @@
 
 #include "RegisterSet.h"
 #include "Rewrite.h"
+#include "SetjmpFrames.h"
 
 extern "C" {
 // Laid out by popcorn-ld at the same address in every ISA's image.
@@ -31,10 +32,14 @@ struct ThreadState {
   uint8_t *Staging;     // a copy of region 0 while a thread comes home
   FramePair *Scratch;
   uint32_t MaxFrames;
+  SetjmpFrames Setjmps; // while the thread is home
 };
 
 /// The calling thread's state (made on first use), or null if no memory.
 ThreadState *currentThread();
+
+/// The calling thread's state if it was made, else null.
+ThreadState *existingThread();
 
 /// Finds region 0 (walking the stack in Source to its base) and maps
 /// region 1 (in the arena if there is one: the same on every node).  False if the stack cannot be walked or no memory.

@@ -169,7 +169,10 @@ constexpr uint16_t Here = sys::Here;
         if (!takeWrittenBack(Id, E.Link, H, InPlace))
           nodeDied(E, Id);
       }
+      if (M.Setjmps.Count > SetjmpFrames::Capacity)
+        nodeDied(E, Id);
       noteThreadHome(Id);
+      T.Setjmps = M.Setjmps;
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
              StackBytes);
       T.Current = 0;
@@ -288,6 +291,8 @@ int migrateAway(RegisterSet &Registers, int Target) {
            Sent - Away.High);
   carryObjectStack(Registers, E.Machine);
   MigrateMessage M{Out, Away, T->Regions[0]};
+  M.Setjmps = T->Setjmps;
+  moveSetjmpFrames(M.Setjmps, Request, Result.Frames);
   fegetenv(&M.FloatEnvironment);
   N.Migrations++;
   E.Moves++;

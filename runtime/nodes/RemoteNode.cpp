@@ -192,7 +192,7 @@ void setThreadPointer(uint64_t Tp) {
   uint64_t End = AtHome ? pageUp(Away.High) : Away.High;
   if (!(AtHome || InArena) || M.Registers.Sp < Away.Low || M.Registers.Sp + StackBytes != End ||
       M.Registers.Machine != Here || M.Home.High <= M.Home.Low ||
-      M.Home.High - M.Home.Low > MaxStackBytes)
+      M.Home.High - M.Home.Low > MaxStackBytes || M.Setjmps.Count > SetjmpFrames::Capacity)
     failNode("a thread whose stack is not where it should be");
   if (N.Home.Low != M.Home.Low || N.Home.High != M.Home.High) {
     N.HomeStackImage = sys::mapPrivate(M.Home.High - M.Home.Low + PageBytes);
@@ -223,6 +223,7 @@ void setThreadPointer(uint64_t Tp) {
     __builtin_memcpy(reinterpret_cast<void *>(M.Registers.Sp), Bytes, StackBytes);
   N.Home = M.Home;
   N.Away = Away;
+  N.Setjmps = M.Setjmps;
   setThreadPointer(M.Registers.ThreadPointer);
   setThreadMask(M.SignalMask);
   noteArrivedFrames(M.Registers);
@@ -255,6 +256,8 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   syncMapSharedPages(); // and none is kept: other processes write them meanwhile
   endNodeMappings();
   ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
+  M.Setjmps = N.Setjmps;
+  moveSetjmpFrames(M.Setjmps, Request, Result.Frames);
   fegetenv(&M.FloatEnvironment);
   uint64_t StackBytes = N.Home.High - Out.Sp;
   if (!N.HomeLink.send2(MessageType::ReturnHome, &M, sizeof M,

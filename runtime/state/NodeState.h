@@ -17,6 +17,7 @@
 #include "link/Authentication.h"
 #include "link/Channel.h"
 #include "Rewrite.h"
+#include "SetjmpFrames.h"
 #include "state/NodeList.h"
 #include "support/AddressMap.h"
 #include "support/Signals.h"
@@ -188,6 +189,13 @@ struct NodeState {
   // first, for a longjmp from a signal handler (LongJump.cpp).
   ArrivedFrame *Arrived;
   uint32_t ArrivedCount;
+  // Remote: the migrating thread's setjmp frames (SetjmpFrames.h); home
+  // keeps a thread's in its ThreadState.  Home: the program's first
+  // thread, the one that moves, by its thread pointer (0 until known), and
+  // whether POPCORN_SELFTEST rewrites every thread's stack.
+  SetjmpFrames Setjmps;
+  uint64_t MovingThread;
+  bool EveryThreadRewritten;
 
   // Counters, reported by home with POPCORN_LOG=stats: home counts the
   // thread's trips and what it served, a remote node its own side.

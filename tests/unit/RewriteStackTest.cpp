@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Rewrite.h"
+#include "SetjmpFrames.h"
 #include "gtest/gtest.h"
 #include <algorithm>
 #include <cstring>
@@ -729,6 +730,73 @@ TEST_F(RewriteStack, ThousandFramesAArch64ToX86) {
     uint64_t Cfa = H - 32 - K * 48;
     EXPECT_EQ(Destination.at(Cfa - 8), 0x401120u) << K;
     EXPECT_EQ(Destination.at(Cfa - 48), valueWord(998 - K, 0)) << K;
+  }
+}
+
+//===-- setjmp frames -------------------------------------------------------===//
+
+// A setjmp drops the entries of frames below its own, which have returned,
+// and shares its frame's entry with the frame's other setjmps.
+TEST(SetjmpFrames, NoteKeepsTheLiveFramesInStackOrder) {
+  SetjmpFrames T{};
+  uint64_t Outer = T.note(0x9000, 1), Inner = T.note(0x8000, 2);
+  EXPECT_NE(Outer, Inner);
+  EXPECT_EQ(T.note(0x8000, 3), Inner) << "another setjmp of the same frame";
+  uint64_t Between = T.note(0x8800, 4);
+  EXPECT_EQ(T.Count, 2u);
+  EXPECT_EQ(T.find(Inner), nullptr) << "a frame below the new setjmp's has returned";
+  ASSERT_NE(T.find(Outer), nullptr);
+  ASSERT_NE(T.find(Between), nullptr);
+  EXPECT_EQ(T.find(Between)->Sp, 0x8800u);
+  EXPECT_EQ(T.note(0x9000, 5), Outer);
+  EXPECT_EQ(T.Count, 1u);
+}
+
+TEST(SetjmpFrames, FullTableRefusesANewFrame) {
+  SetjmpFrames T{};
+  for (uint64_t I = 0; I < SetjmpFrames::Capacity; I++)
+    EXPECT_NE(T.note(0x100000 - I * 16, 0), 0u) << I;
+  EXPECT_EQ(T.note(0x100000 - SetjmpFrames::Capacity * 16, 0), 0u);
+  EXPECT_NE(T.note(0x100000 - 16, 0), 0u) << "a frame of the table is noted again";
+}
+
+// A rewrite gives every entry its frame's depth and its place on the new
+// ISA's stack, and drops those no frame holds: below the innermost frame,
+// or whose setjmp is not of its frame's function.
+TEST_F(RewriteStack, SetjmpFramesFollowARewrite) {
+  auto Ids = recursion(1000);
+  Region Source(regionBytes(1000)), Destination(regionBytes(1000)), Model(regionBytes(1000));
+  Layout From = layOut(program(EmX86_64), Ids, Source.High, SourceRegs, SourceThreadPointer);
+  Layout To = layOut(program(EmAArch64), Ids, Model.High, Expected, DestinationThreadPointer);
+  SetjmpFrames T{};
+  uint64_t Base = T.note(From.Sp[999], 0x401010);        // BaseCallsMiddle
+  uint64_t Middle = T.note(From.Sp[500], 0x401120);      // MiddleRecurses
+  uint64_t Foreign = T.note(From.Sp[2], 0x401210);       // a leaf's site
+  uint64_t Innermost = T.note(From.Sp[0], 0x401130);     // MiddleMigrates
+  uint64_t Returned = T.note(From.Sp[0] - 256, 0x401120);
+  ASSERT_EQ(T.Count, 5u);
+
+  RewriteResult R = rewrite(SourceRegs, EmAArch64, Destination);
+  ASSERT_EQ(R.Error, RewriteError::None) << describe(R.Error);
+  IsaTables X86(metadata(Blob), EmX86_64), A64(metadata(Blob), EmAArch64);
+  moveSetjmpFrames(T, X86, A64, Scratch.data(), R.Frames);
+
+  EXPECT_EQ(T.Generation, 1u);
+  EXPECT_EQ(T.Count, 3u);
+  EXPECT_EQ(T.find(Foreign), nullptr);
+  EXPECT_EQ(T.find(Returned), nullptr);
+  struct Want {
+    uint64_t Serial;
+    size_t Frame;
+    uint64_t Pc;
+  };
+  for (Want W : {Want{Base, 999, 0x801014}, Want{Middle, 500, 0x801124},
+                 Want{Innermost, 0, 0x801134}}) {
+    const SetjmpFrame *E = T.find(W.Serial);
+    ASSERT_NE(E, nullptr) << W.Frame;
+    EXPECT_EQ(E->Sp, Destination.High - (Model.High - To.Sp[W.Frame])) << W.Frame;
+    EXPECT_EQ(E->Pc, W.Pc) << W.Frame;
+    EXPECT_EQ(E->Depth, 1000 - W.Frame) << W.Frame;
   }
 }
 
