@@ -188,8 +188,18 @@ int ExecutableFile::copyImage(uint16_t Machine) const {
     return -1;
   int Image = memfd_create(isaName(Machine), 0);
   for (unsigned I = 0; Image >= 0 && I < Pieces.Count; I++) {
-    off_t From = off_t(Pieces.Pieces[I].FileOffset);
-    uint64_t Left = Pieces.Pieces[I].Size;
+    const ImagePieces::Piece &P = Pieces.Pieces[I];
+    off_t From = off_t(P.FileOffset);
+    uint64_t Left = P.Size;
+    for (const uint8_t *Bytes = P.Memory; Bytes && Left;) {
+      ssize_t Put = write(Image, Bytes, Left);
+      if (Put <= 0) {
+        close(Image);
+        return -1;
+      }
+      Bytes += Put;
+      Left -= uint64_t(Put);
+    }
     while (Left) {
       char Chunk[65536];
       size_t Want = Left < sizeof Chunk ? size_t(Left) : sizeof Chunk;
