@@ -6,10 +6,12 @@
 //===----------------------------------------------------------------------===//
 #include "popcorn/MultiIsaFile.h"
 #include "popcorn/SharedBytes.h"
+#include "popcorn/StoredImage.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/ObjCopy/ConfigManager.h"
 #include "llvm/ObjCopy/ObjCopy.h"
+#include "llvm/Support/Compression.h"
 #include "llvm/Support/SmallVectorMemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -127,8 +129,54 @@ static Expected<std::string> withoutSharedBytes(const ObjectFile &Host, const Is
   return Stored;
 }
 
+// popcorn/StoredImage.h: the header, then the zlib stream, at zlib's best
+// compression (an image is written once and read at each node's start).
+static Expected<std::string> compressedImage(MemoryBufferRef Image, StringRef Stored) {
+  if (!compression::zlib::isAvailable())
+    return formatError(Image, "cannot compress the image: this LLVM was built without zlib");
+  SmallVector<uint8_t, 0> Stream;
+  compression::zlib::compress(arrayRefFromStringRef(Stored), Stream,
+                              compression::zlib::BestSizeCompression);
+  popcorn_stored_image Header;
+  memcpy(Header.magic, POPCORN_STORED_IMAGE_MAGIC, sizeof Header.magic);
+  Header.stored_size = Stored.size();
+  Header.compressed_size = Stream.size();
+  std::string Bytes(reinterpret_cast<const char *>(&Header), sizeof Header);
+  return Bytes + toStringRef(Stream).str();
+}
+
+static bool isCompressed(StringRef Contents) {
+  return Contents.starts_with(StringRef(POPCORN_STORED_IMAGE_MAGIC, 8));
+}
+
+// The stored image in Section, inflated if it was compressed.
+static Expected<std::string> inflatedImage(MemoryBufferRef File, const std::string &Section,
+                                           StringRef Contents) {
+  if (!isCompressed(Contents))
+    return Contents.str();
+  popcorn_stored_image Header;
+  if (Contents.size() < sizeof Header)
+    return formatError(File, "section " + Section + " is too short for its header");
+  memcpy(&Header, Contents.data(), sizeof Header);
+  StringRef Stream = Contents.drop_front(sizeof Header);
+  if (Header.compressed_size != Stream.size())
+    return formatError(File, "section " + Section + " says its image is " +
+                                 Twine(Header.compressed_size) + " compressed bytes, but " +
+                                 Twine(Stream.size()) + " follow");
+  SmallVector<uint8_t, 0> Inflated;
+  if (Error E = compression::zlib::decompress(arrayRefFromStringRef(Stream), Inflated,
+                                              Header.stored_size))
+    return formatError(File, "section " + Section + " holds a damaged compressed image: " +
+                                 toString(std::move(E)));
+  if (Inflated.size() != Header.stored_size)
+    return formatError(File, "section " + Section + " inflates to " + Twine(Inflated.size()) +
+                                 " bytes, not the " + Twine(Header.stored_size) + " it says");
+  return toStringRef(Inflated).str();
+}
+
 Expected<std::unique_ptr<MemoryBuffer>>
-embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images, ArrayRef<std::string> Shared) {
+embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images, ArrayRef<std::string> Shared,
+               bool Compress) {
   Expected<Isa> HostIsaOfFile = elfIsa(Host);
   if (!HostIsaOfFile)
     return HostIsaOfFile.takeError();
@@ -162,6 +210,11 @@ embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images, ArrayRef<std::st
     Expected<std::string> Stored = withoutSharedBytes(**HostObj, Image, Shared, Records);
     if (!Stored)
       return Stored.takeError();
+    if (Compress) {
+      Stored = compressedImage(Image.Data, *Stored);
+      if (!Stored)
+        return Stored.takeError();
+    }
     AddSection(Names.emplace_back(imageSectionName(Image.Target)), *Stored, 16);
     if (!Records.empty())
       AddSection(Names.emplace_back(sharedBytesSectionName(Image.Target)),
@@ -216,15 +269,19 @@ Expected<std::unique_ptr<MemoryBuffer>> findIsaImage(MemoryBufferRef File, Isa I
   Expected<std::optional<ElfSection>> Shared = findSection(**Obj, SharedName);
   if (!Shared)
     return Shared.takeError();
+  StringRef Contents = (*Stored)->Contents;
   std::unique_ptr<MemoryBuffer> Image;
-  if (!*Shared) {
+  if (!*Shared && !isCompressed(Contents)) {
     // Point into File, not into a temporary aligned copy of it.
-    Image = MemoryBuffer::getMemBuffer(File.getBuffer().substr((*Stored)->Offset,
-                                                               (*Stored)->Contents.size()),
+    Image = MemoryBuffer::getMemBuffer(File.getBuffer().substr((*Stored)->Offset, Contents.size()),
                                        File.getBufferIdentifier(), false);
   } else {
+    Expected<std::string> Inflated = inflatedImage(File, Wanted, Contents);
+    if (!Inflated)
+      return Inflated.takeError();
     Expected<std::string> Whole =
-        withSharedBytes(**Obj, File, (*Stored)->Contents, (*Shared)->Contents, SharedName);
+        *Shared ? withSharedBytes(**Obj, File, *Inflated, (*Shared)->Contents, SharedName)
+                : std::move(Inflated);
     if (!Whole)
       return Whole.takeError();
     Image = MemoryBuffer::getMemBufferCopy(*Whole, File.getBufferIdentifier());

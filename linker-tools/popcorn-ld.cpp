@@ -340,8 +340,8 @@ int main(int Argc, char **Argv) {
   std::vector<IsaImage> Images;
   for (size_t I = 1; I < AllIsas.size(); ++I)
     Images.push_back({AllIsas[I].Id, Buffers[I]->getMemBufferRef()});
-  Expected<std::unique_ptr<MemoryBuffer>> MultiIsa =
-      embedIsaImages(Buffers[0]->getMemBufferRef(), Images, {POPCORN_METADATA_SECTION});
+  Expected<std::unique_ptr<MemoryBuffer>> MultiIsa = embedIsaImages(
+      Buffers[0]->getMemBufferRef(), Images, {POPCORN_METADATA_SECTION}, /*Compress=*/true);
   if (!MultiIsa)
     fail(toString(MultiIsa.takeError()));
 

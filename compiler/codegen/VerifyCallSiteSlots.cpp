@@ -168,10 +168,15 @@ bool VerifyCallSiteSlots::runOnMachineFunction(MachineFunction &MF) {
   SmallVector<MachineBasicBlock *, 32> Order(RPO.begin(), RPO.end());
 
   // Backward liveness, as VerifyCallSiteRecords computes it for registers,
-  // and forward the slots some path has written: a slot read after a call
-  // but written on no path before it holds nothing yet (a loop's value on
-  // its first iteration, from an undefined phi input).  Incoming arguments
-  // are written by the caller.
+  // and forward the slots every path has written.  A slot some path reaches
+  // the call without writing holds, on the paths that read it after the
+  // call, a value the IR leaves undefined: a phi's undef input (a loop's
+  // value on its first iteration, and again each time an outer loop enters
+  // it: sqlite3.c's fts3FilterMethod), which the register coalescer gave
+  // the same slot as the defined inputs.  A value the code needs is
+  // defined before every use, and a value the back end computes once (the
+  // -O0 frame base) is written on every path.  Incoming arguments are
+  // written by the caller.
   DenseMap<const MachineBasicBlock *, BitVector> LiveIn, WrittenOut;
   auto liveOut = [&](const MachineBasicBlock &Block) {
     BitVector Live(Slots.Count);
@@ -180,14 +185,16 @@ bool VerifyCallSiteSlots::runOnMachineFunction(MachineFunction &MF) {
         Live |= It->second;
     return Live;
   };
+  // Blocks not yet visited count as having written everything (the
+  // greatest fixed point of the intersection).
   auto writtenIn = [&](const MachineBasicBlock &Block) {
-    BitVector Written(Slots.Count);
+    BitVector Written(Slots.Count, !Block.pred_empty());
     if (Block.pred_empty())
       for (int I = MFI.getObjectIndexBegin(); I < 0; ++I)
         Written.set(Slots.bit(I));
     for (const MachineBasicBlock *Pred : Block.predecessors())
       if (auto It = WrittenOut.find(Pred); It != WrittenOut.end())
-        Written |= It->second;
+        Written &= It->second;
     return Written;
   };
   auto update = [](BitVector &Old, BitVector &&New) {

@@ -35,16 +35,16 @@ struct IsaImage {
 /// Returns Host with each image embedded as the section of its ISA.  The
 /// sections named in Shared that an image has byte for byte as Host has them
 /// are stored once, in Host (popcorn/SharedBytes.h); an image whose section
-/// differs from Host's is an error.
+/// differs from Host's is an error.  With Compress, each image is stored
+/// compressed (popcorn/StoredImage.h), as executables store them.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 embedIsaImages(llvm::MemoryBufferRef Host, llvm::ArrayRef<IsaImage> Images,
-               llvm::ArrayRef<std::string> Shared = {});
+               llvm::ArrayRef<std::string> Shared = {}, bool Compress = false);
 
 /// Returns the image of ISA I inside File, nullptr if File has none, or an
 /// error if File is not a valid ELF file of the host ISA or the image is not
-/// a valid ELF file of ISA I.  An image stored whole is returned in place
-/// (the buffer points into File); one that left bytes to the host is put
-/// together again.
+/// a valid ELF file of ISA I.  A compressed image is inflated, and one that
+/// left bytes to the host is put together again.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> findIsaImage(llvm::MemoryBufferRef File,
                                                                  Isa I);
 

@@ -158,6 +158,14 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   // Not where the program's standard streams are (it may have started
   // with them closed); the node's ends without close-on-exec.
   int Image = E.Machine == Here ? -1 : int(sys::aboveStdio(ExecutableFile().copyImage(E.Machine), true));
+  if (E.Machine != Here && Image < 0) {
+    close(KeyPipe[0]);
+    close(Link[0]);
+    close(Link[1]);
+    return failStart("the ", isaName(E.Machine),
+                     " image of this executable is missing or damaged (was it stripped by a tool that "
+                     "drops sections it does not know?)");
+  }
   Link[0] = int(sys::outOfTheWay(Link[0]));
   int ChildLink = fcntl(Link[1], F_DUPFD, 3), ChildKey = fcntl(KeyPipe[0], F_DUPFD, 3);
   char Path[64], Qemu[32], Env[1024];

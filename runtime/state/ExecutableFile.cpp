@@ -1,24 +1,28 @@
 //===- ExecutableFile.cpp - Sections and symbols of this executable -------===//
 #include "state/ExecutableFile.h"
 #include "popcorn/SharedBytes.h"
+#include "popcorn/StoredImage.h"
+#include "state/Inflate.h"
 #include "state/NodeList.h"
 #include "support/Report.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h> // memfd_create
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace popcorn {
 
 // The host image is the file itself.
-static const ImagePieces OuterImage = {{{0, UINT64_MAX}}, 1};
+static const ImagePieces OuterImage = {{{0, UINT64_MAX, nullptr}}, 1};
 
 ExecutableFile::ExecutableFile() : Fd(open("/proc/self/exe", O_RDONLY | O_CLOEXEC)) {}
 
 ExecutableFile::~ExecutableFile() {
   if (Fd >= 0)
     close(Fd);
+  if (Inflated)
+    munmap(Inflated, InflatedSize);
 }
 
 bool ExecutableFile::read(const ImagePieces &Image, uint64_t Offset, void *Out,
@@ -31,7 +35,9 @@ bool ExecutableFile::read(const ImagePieces &Image, uint64_t Offset, void *Out,
       continue;
     }
     uint64_t Here = P.Size - Offset < Size ? P.Size - Offset : Size;
-    if (pread(Fd, To, Here, off_t(P.FileOffset + Offset)) != ssize_t(Here))
+    if (P.Memory)
+      memcpy(To, P.Memory + Offset, Here);
+    else if (pread(Fd, To, Here, off_t(P.FileOffset + Offset)) != ssize_t(Here))
       return false;
     To += Here;
     Size -= Here;
@@ -82,6 +88,18 @@ bool ExecutableFile::image(uint16_t Machine, ImagePieces &Out) const {
   TextBuffer(Name, sizeof Name) << ".popcorn.isa." << isaName(Machine);
   if (!findSection(OuterImage, Name, Stored))
     return false;
+  // The pieces below are of Stored as it is stored, or inflated (at the
+  // same offsets).
+  const uint8_t *Memory = nullptr;
+  popcorn_stored_image Header;
+  if (Stored.sh_size >= sizeof Header && read(OuterImage, Stored.sh_offset, &Header, sizeof Header) &&
+      !memcmp(Header.magic, POPCORN_STORED_IMAGE_MAGIC, sizeof Header.magic)) {
+    if (!inflate(Stored))
+      return false;
+    Memory = Inflated;
+    Stored.sh_offset = 0;
+    Stored.sh_size = InflatedSize;
+  }
   Out.Count = 0;
   uint64_t Done = 0; // of Stored
   uint64_t ImageOffset = 0;
@@ -99,14 +117,40 @@ bool ExecutableFile::image(uint16_t Machine, ImagePieces &Out) const {
       if (!findSection(OuterImage, R.host_section, Host) || Host.sh_size < R.size)
         return false;
       uint64_t Gap = R.image_offset - ImageOffset;
-      Out.Pieces[Out.Count++] = {Stored.sh_offset + Done, Gap};
-      Out.Pieces[Out.Count++] = {Host.sh_offset, R.size};
+      Out.Pieces[Out.Count++] = {Stored.sh_offset + Done, Gap, Memory ? Memory + Done : nullptr};
+      Out.Pieces[Out.Count++] = {Host.sh_offset, R.size, nullptr};
       Done += Gap;
       ImageOffset = R.image_offset + R.size;
     }
   }
-  Out.Pieces[Out.Count++] = {Stored.sh_offset + Done, Stored.sh_size - Done};
+  Out.Pieces[Out.Count++] = {Stored.sh_offset + Done, Stored.sh_size - Done,
+                             Memory ? Memory + Done : nullptr};
   return true;
+}
+
+// Inflates the compressed image in section Stored (popcorn/StoredImage.h)
+// into memory of its own, read from a private mapping of the file.
+bool ExecutableFile::inflate(const Elf64_Shdr &Stored) const {
+  popcorn_stored_image Header;
+  if (!read(OuterImage, Stored.sh_offset, &Header, sizeof Header) ||
+      Header.compressed_size > Stored.sh_size - sizeof Header)
+    return false;
+  uint64_t Start = Stored.sh_offset + sizeof Header;
+  uint64_t MapStart = Start & ~uint64_t(4095);
+  uint64_t MapSize = Start - MapStart + Header.compressed_size;
+  void *Compressed = mmap(nullptr, MapSize, PROT_READ, MAP_PRIVATE, Fd, off_t(MapStart));
+  if (Compressed == MAP_FAILED)
+    return false;
+  if (Inflated)
+    munmap(Inflated, InflatedSize);
+  InflatedSize = Header.stored_size;
+  void *Out = mmap(nullptr, InflatedSize ? InflatedSize : 1, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  Inflated = Out == MAP_FAILED ? nullptr : static_cast<uint8_t *>(Out);
+  bool Ok = Inflated && inflateZlib(static_cast<const uint8_t *>(Compressed) + (Start - MapStart),
+                                    Header.compressed_size, Inflated, InflatedSize);
+  munmap(Compressed, MapSize);
+  return Ok;
 }
 
 bool ExecutableFile::findFunction(const char *Name, uint16_t Machine, FunctionRange &Out) const {
@@ -144,8 +188,18 @@ int ExecutableFile::copyImage(uint16_t Machine) const {
     return -1;
   int Image = memfd_create(isaName(Machine), 0);
   for (unsigned I = 0; Image >= 0 && I < Pieces.Count; I++) {
-    off_t From = off_t(Pieces.Pieces[I].FileOffset);
-    uint64_t Left = Pieces.Pieces[I].Size;
+    const ImagePieces::Piece &P = Pieces.Pieces[I];
+    off_t From = off_t(P.FileOffset);
+    uint64_t Left = P.Size;
+    for (const uint8_t *Bytes = P.Memory; Bytes && Left;) {
+      ssize_t Put = write(Image, Bytes, Left);
+      if (Put <= 0) {
+        close(Image);
+        return -1;
+      }
+      Bytes += Put;
+      Left -= uint64_t(Put);
+    }
     while (Left) {
       char Chunk[65536];
       size_t Want = Left < sizeof Chunk ? size_t(Left) : sizeof Chunk;

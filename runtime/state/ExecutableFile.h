@@ -7,8 +7,10 @@
 // another node.
 //
 // An embedded image leaves the bytes it shares with the host image (the
-// migration metadata) to the host (popcorn/SharedBytes.h): it is read as a
-// short list of pieces of the file.
+// migration metadata) to the host (popcorn/SharedBytes.h), and is stored
+// compressed (popcorn/StoredImage.h): it is read as a short list of pieces,
+// of the file and of the stored image inflated into memory this object
+// owns.
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_EXECUTABLEFILE_H
@@ -27,6 +29,7 @@ struct FunctionRange {
 struct ImagePieces {
   struct Piece {
     uint64_t FileOffset, Size;
+    const uint8_t *Memory; // if not null, the bytes are here, not in the file
   };
   static constexpr unsigned MaxShared = 4;
   Piece Pieces[2 * MaxShared + 1];
@@ -55,7 +58,11 @@ private:
   bool sectionHeader(const ImagePieces &Image, const Elf64_Ehdr &Header, unsigned I,
                      Elf64_Shdr &S) const;
   bool findSection(const ImagePieces &Image, const char *Name, Elf64_Shdr &Out) const;
+  bool inflate(const Elf64_Shdr &Stored) const;
   int Fd;
+  // The stored image of the last compressed section read, inflated.
+  mutable uint8_t *Inflated = nullptr;
+  mutable uint64_t InflatedSize = 0;
 };
 
 } // namespace popcorn

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "popcorn/MultiIsaFile.h"
+#include "popcorn/StoredImage.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -94,6 +95,57 @@ TEST_F(MultiIsaFileTest, EmbeddedImageComesBackByteForByte) {
   }
   // 4,096 bytes less, but for the record and its section header and name.
   EXPECT_LE(Sizes[1] + 3500, Sizes[0]);
+}
+
+// Executables store images compressed: the same image comes back, from
+// fewer bytes, with or without a section left to the host.
+TEST_F(MultiIsaFileTest, CompressedImageComesBackByteForByte) {
+  for (const std::vector<std::string> &Sharing :
+       {std::vector<std::string>{}, std::vector<std::string>{".popcorn.test"}}) {
+    SCOPED_TRACE(Sharing.empty() ? "stored whole" : "shared section");
+    Expected<std::unique_ptr<MemoryBuffer>> Plain = embedIsaImages(
+        Host->getMemBufferRef(), {{Isa::AArch64, Guest->getMemBufferRef()}}, Sharing);
+    Expected<std::unique_ptr<MemoryBuffer>> Multi =
+        embedIsaImages(Host->getMemBufferRef(), {{Isa::AArch64, Guest->getMemBufferRef()}},
+                       Sharing, /*Compress=*/true);
+    ASSERT_TRUE(Plain && Multi);
+    EXPECT_LT((*Multi)->getBufferSize(), (*Plain)->getBufferSize());
+    EXPECT_NE((*Multi)->getBuffer().find(POPCORN_STORED_IMAGE_MAGIC), StringRef::npos);
+    Expected<std::unique_ptr<MemoryBuffer>> Image =
+        findIsaImage((*Multi)->getMemBufferRef(), Isa::AArch64);
+    ASSERT_TRUE(bool(Image)) << toString(Image.takeError());
+    ASSERT_TRUE(*Image);
+    EXPECT_EQ((*Image)->getBuffer(), Guest->getBuffer());
+  }
+}
+
+// A damaged stream or header is named, never inflated into a wrong image.
+TEST_F(MultiIsaFileTest, DamagedCompressedImageIsNamed) {
+  Expected<std::unique_ptr<MemoryBuffer>> Multi = embedIsaImages(
+      Host->getMemBufferRef(), {{Isa::AArch64, Guest->getMemBufferRef()}}, {}, true);
+  ASSERT_TRUE(bool(Multi));
+  std::string Bytes((*Multi)->getBuffer());
+  size_t Header = Bytes.find(POPCORN_STORED_IMAGE_MAGIC);
+  ASSERT_NE(Header, std::string::npos);
+  auto Expect = [&](const char *Says, auto Damage) {
+    std::string Damaged = Bytes;
+    popcorn_stored_image H;
+    memcpy(&H, &Damaged[Header], sizeof H);
+    Damage(H, &Damaged[Header + sizeof H]);
+    memcpy(&Damaged[Header], &H, sizeof H);
+    Expected<std::unique_ptr<MemoryBuffer>> Image =
+        findIsaImage(MemoryBufferRef(Damaged, "damaged"), Isa::AArch64);
+    ASSERT_FALSE(bool(Image)) << Says;
+    std::string Message = toString(Image.takeError());
+    EXPECT_NE(Message.find(Says), std::string::npos) << Message;
+    EXPECT_NE(Message.find(".popcorn.isa.aarch64"), std::string::npos) << Message;
+  };
+  Expect("damaged compressed image", [](popcorn_stored_image &, char *Stream) { Stream[40] ^= 0x10; });
+  Expect("compressed bytes, but", [](popcorn_stored_image &H, char *) { H.compressed_size++; });
+  // Said larger, the image inflates to fewer bytes; said smaller, it
+  // does not fit.
+  Expect("inflates to", [](popcorn_stored_image &H, char *) { H.stored_size += 4096; });
+  Expect("damaged compressed image", [](popcorn_stored_image &H, char *) { H.stored_size--; });
 }
 
 TEST_F(MultiIsaFileTest, RefusesAnImageOfTheWrongIsa) {
