@@ -1,8 +1,10 @@
 /* The libc functions whose arguments or result the aarch64 convention (the
  * program's IR) and x86-64 musl's own pass in different places
  * (popcorn-llc's LibcCallRules.def): the complex float and complex long
- * double functions, and 16-bit integer arguments that x86-64 musl reads
- * as extended to 32 bits by the caller.  Each result is printed exactly. */
+ * double functions, and 16-bit integer arguments that x86-64 musl may read
+ * as extended to 32 bits by the caller (this build's musl extends them
+ * again: tests/abi/libc-call-extension.ll checks the calls).  Each result
+ * is printed exactly. */
 // POPCORN-MIGRATE-EVERY: 1
 #define _GNU_SOURCE
 #include <arpa/inet.h>
