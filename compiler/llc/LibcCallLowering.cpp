@@ -26,7 +26,7 @@ enum class RuleKind { Extend, Byval, Complex };
 struct LibcCallRule {
   const char *Function;
   RuleKind Kind;
-  unsigned Arg = 0;                                 // Extend, Byval
+  unsigned Arg = 0;                                // Extend, Byval
   Attribute::AttrKind Extension = Attribute::None; // Extend
   uint64_t Size = 0, Alignment = 0;                // Byval
 };
@@ -84,7 +84,7 @@ public:
     Value *ResultSlot = nullptr;
     if (isComplexOf(Result, Quad)) {
       ResultSlot = addQuadPairSlot();
-      addArgument(ResultSlot, Attribute::getWithStructRetType(Call.getContext(), QuadPair));
+      addSlotArgument(ResultSlot, Attribute::getWithStructRetType(Call.getContext(), QuadPair));
       Result = B.getVoidTy();
     } else if (isComplexOf(Result, Float)) {
       Result = floatPairVector();
@@ -111,17 +111,19 @@ private:
     Params.push_back(V->getType());
     ArgAttributes.push_back(Attributes);
   }
-  void addArgument(Value *V, Attribute A) {
-    addArgument(V, AttributeSet::get(Call.getContext(), {A, Attribute::getWithAlignment(
-                                                                Call.getContext(), QuadAlign)}));
+  // A complex long double slot, passed as sret or byval.
+  void addSlotArgument(Value *Slot, Attribute How) {
+    LLVMContext &Context = Call.getContext();
+    addArgument(Slot,
+                AttributeSet::get(Context, {How, Attribute::getWithAlignment(Context, QuadAlign)}));
   }
 
   void lowerArgument(Value *Arg, AttributeSet Attributes) {
     if (isComplexOf(Arg->getType(), Float))
       return addArgument(packFloatPair(Arg), AttributeSet());
     if (isComplexOf(Arg->getType(), Quad))
-      return addArgument(storeQuadPair(Arg),
-                         Attribute::getWithByValType(Call.getContext(), QuadPair));
+      return addSlotArgument(storeQuadPair(Arg),
+                             Attribute::getWithByValType(Call.getContext(), QuadPair));
     addArgument(Arg, Attributes);
   }
 
@@ -156,13 +158,12 @@ private:
   void replaceCall(Type *Result, Value *ResultSlot) {
     SmallVector<OperandBundleDef, 1> Bundles;
     Call.getOperandBundlesAsDefs(Bundles);
-    CallInst *New = B.CreateCall(FunctionType::get(Result, Params, false),
-                                 Call.getCalledOperand(), Args, Bundles);
+    CallInst *New = B.CreateCall(FunctionType::get(Result, Params, false), Call.getCalledOperand(),
+                                 Args, Bundles);
     AttributeList Old = Call.getAttributes();
-    New->setAttributes(AttributeList::get(Call.getContext(), Old.getFnAttrs(),
-                                          Result == Call.getType() ? Old.getRetAttrs()
-                                                                   : AttributeSet(),
-                                          ArgAttributes));
+    New->setAttributes(AttributeList::get(
+        Call.getContext(), Old.getFnAttrs(),
+        Result == Call.getType() ? Old.getRetAttrs() : AttributeSet(), ArgAttributes));
     // The call now reads and writes memory through the slots.
     if (ResultSlot || New->hasByValArgument())
       New->removeFnAttr(Attribute::Memory);
