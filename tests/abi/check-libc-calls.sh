@@ -11,19 +11,22 @@
 # stack slot (aggregates split, ptr as i64), byval and the extension
 # attributes kept.  Each function whose places differ must be named in
 # compiler/llc/LibcCallRules.def (popcorn-llc rewrites the program's calls
-# to it); a name there that differs in nothing is an error too.
+# to it); a name there that differs in nothing is an error too.  The
+# complex multiplication and division routines clang calls from the
+# program's IR (__mulsc3, ...) are compared too: they are compiled natively
+# per ISA, in the builtins library next to libc.
 #
-#   check-libc-calls.sh SYSROOT CLANG RULES_DEF WORK_DIR
+#   check-libc-calls.sh SYSROOT CLANG NM RULES_DEF WORK_DIR
 #
 # shellcheck disable=SC2046 # $(flags) splits on purpose
 set -eu
-if [ $# -ne 4 ]; then
-	echo "usage: $0 SYSROOT CLANG RULES_DEF WORK_DIR" >&2
+if [ $# -ne 5 ]; then
+	echo "usage: $0 SYSROOT CLANG NM RULES_DEF WORK_DIR" >&2
 	exit 2
 fi
-sysroot=$(cd "$1" && pwd) clang=$2 work=$4
-rules=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
-[ -f "$rules" ] || { echo "check-libc-calls.sh: no rules file '$3'" >&2; exit 2; }
+sysroot=$(cd "$1" && pwd) clang=$2 nm=$3 work=$5
+rules=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
+[ -f "$rules" ] || { echo "check-libc-calls.sh: no rules file '$4'" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 inc=$sysroot/aarch64/include
 rm -rf "$work"
@@ -60,6 +63,20 @@ grep -E "^[| \`]*-(ParmVarDecl|FieldDecl|TypedefDecl|VarDecl) " ast.txt | grep -
 	grep -E '^[^()]*\(\*\)\(.+\)$' | LC_ALL=C sort -u >callback-types.lst
 grep -E "^[| \`]*-TypedefDecl " ast.txt | grep -v "(\*" |
 	sed -n "s/.* \([A-Za-z_][A-Za-z0-9_]*\) '[^']*([^']*)'.*/\1/p" | LC_ALL=C sort -u >function-typedefs.lst
+# The complex arithmetic routines both ISAs' builtins define, with
+# compiler-rt's prototypes: __mul?c3 and __div?c3, s float, d double, t
+# long double (x: x87's, x86-64 only).
+for isa in aarch64 x86_64; do
+	"$nm" --defined-only "$sysroot/$isa/lib/libpopcorn-builtins.a" 2>"nm-$isa.err" | sed -n 's/.* T \(__\(mul\|div\)[sdt]c3\)$/\1/p' |
+		LC_ALL=C sort -u >"builtins-$isa.lst"
+done
+LC_ALL=C comm -12 builtins-aarch64.lst builtins-x86_64.lst >builtins.lst
+[ "$(wc -l <builtins.lst)" -eq 6 ] || fail "expected 6 complex routines in both builtins libraries, found: $(tr '\n' ' ' <builtins.lst)"
+while read -r f; do
+	case $f in *sc3) t=float ;; *dc3) t=double ;; *tc3) t='long double' ;; esac
+	echo "$t _Complex $f($t, $t, $t, $t);"
+done <builtins.lst >builtins.h
+cat builtins.lst >>functions.lst
 nfunctions=$(wc -l <functions.lst) ncallbacks=$(($(wc -l <callback-types.lst) + $(wc -l <function-typedefs.lst)))
 [ "$nfunctions" -ge 1000 ] || fail "only $nfunctions libc functions found in $inc (enumeration broken?)"
 [ "$ncallbacks" -ge 15 ] || fail "only $ncallbacks callback types found in $inc (enumeration broken?)"
@@ -67,7 +84,7 @@ nfunctions=$(wc -l <functions.lst) ncallbacks=$(($(wc -l <callback-types.lst) + 
 # 3. The C file: the address of each function (#undef: some are macros
 #    too) and of a function of each callback type, __popcorn_callback_N.
 {
-	cat headers.h
+	cat headers.h builtins.h
 	n=0
 	while read -r t; do
 		n=$((n + 1))
@@ -101,14 +118,14 @@ cut -f1 differ.tsv | LC_ALL=C sort -u >differ.lst
 status=0
 LC_ALL=C comm -23 differ.lst handled.lst >unhandled.lst
 if [ -s unhandled.lst ]; then
-	echo "FAIL: $(wc -l <unhandled.lst) libc functions passed differently on x86-64, not in $rules:"
+	echo "FAIL: $(wc -l <unhandled.lst) functions of libc (or builtins) passed differently on x86-64, not in $rules:"
 	# a callback by its type: libc calls the program that way (no rule
 	# can mend that: it rewrites the program's calls)
 	awk -F '\t' 'FILENAME == "callback-types.lst" { type["__popcorn_callback_" FNR] = $0; next }
 		FILENAME == "unhandled.lst" { want[$1] = 1; next }
 		($1 in want) { name = $1 in type ? "callback " type[$1] : $1
 			sub(/^__popcorn_callback_/, "callback ", name)
-			printf "  %s: aarch64 IR %s; x86-64 musl %s\n", name, $2, $3 }' callback-types.lst unhandled.lst differ.tsv
+			printf "  %s: aarch64 IR %s; x86-64 native %s\n", name, $2, $3 }' callback-types.lst unhandled.lst differ.tsv
 	status=1
 fi
 LC_ALL=C comm -13 differ.lst handled.lst >stale.lst

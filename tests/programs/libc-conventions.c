@@ -55,6 +55,23 @@ static void complex_long_doubles(long double complex z, long double complex w)
 	show_long("csqrtl", csqrtl(z)); show_long("cpowl", cpowl(z, w));
 }
 
+/* Multiplication and division: clang calls __mulsc3 and its kin of the
+ * builtins library (compiled natively too) for every division, and for a
+ * product whose quick formula gives NaN, as (inf, NaN) makes it. */
+__attribute__((noinline)) static void complex_arithmetic(float complex z, long double complex lz,
+                                                          float complex odd,
+                                                          long double complex lodd)
+{
+	float complex w = CMPLXF(1.5f, 2.0f);
+	long double complex lw = CMPLXL(-0.5L, 3.0L);
+	show_float("z * w", z * w);
+	show_float("w / z", w / z);
+	show_float("odd * w", odd * w);
+	show_long("lz * lw", lz * lw);
+	show_long("lw / lz", lw / lz);
+	show_long("lodd*lw", lodd * lw);
+}
+
 __attribute__((noinline)) static void narrow_integers(void)
 {
 	unsigned n = noisy;
@@ -77,6 +94,8 @@ int main(void)
 	volatile long double lre = 0.75L, lim = -1.25L;
 	complex_floats(CMPLXF(re, im), CMPLXF(im, re));
 	complex_long_doubles(CMPLXL(lre, lim), CMPLXL(lim, lre));
+	volatile float inf = __builtin_inff(), nan = __builtin_nanf("");
+	complex_arithmetic(CMPLXF(re, im), CMPLXL(lre, lim), CMPLXF(inf, nan), CMPLXL(inf, nan));
 	narrow_integers();
 	return 0;
 }
