@@ -16,8 +16,12 @@
 // a call (they use the address they passed), and libc calls back into the
 // program only with scalar results.
 //
+// Calls into libc whose signature the two conventions lower differently
+// are rebuilt the x86-64 way (LibcCallLowering.cpp).
+//
 //===----------------------------------------------------------------------===//
 #include "RetargetModule.h"
+#include "LibcCallLowering.h"
 #include "popcorn/Isa.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/Attributes.h"
@@ -101,6 +105,7 @@ void retargetModule(Module &M, const TargetMachine &TM) {
 
   if (ToAArch64)
     return;
+  lowerLibcCallsForX86(M);
   describeLongDoubleAsBinary128(M);
   SmallVector<Module::ModuleFlagEntry, 8> Flags;
   M.getModuleFlagsMetadata(Flags);

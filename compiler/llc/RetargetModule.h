@@ -21,7 +21,8 @@ std::string whyNotCanonicalIr(const llvm::Module &M);
 /// Rewrites M, produced by the front end and middle end for the canonical
 /// ISA, so that TM's back end can lower it: sets the triple and data layout
 /// and drops what only the canonical ISA understands (CPU, features,
-/// aarch64-only module flags).
+/// aarch64-only module flags).  On x86-64, calls into libc whose signature
+/// the two conventions lower differently are rebuilt the x86-64 way.
 void retargetModule(llvm::Module &M, const llvm::TargetMachine &TM);
 
 } // namespace popcorn
