@@ -213,9 +213,53 @@ stripped_size() { # file
 	"$STRIP" --strip-all -o "$1.s" "$1" && wc -c <"$1.s" | tr -d ' '
 }
 
+# build_all: the three builds of $pkg; the flavors that failed in $failed.
+build_all() {
+	failed=
+	build_flavor popcorn "$work/popcorn-cc" --host=aarch64-unknown-linux-musl || failed="$failed popcorn"
+	build_flavor stock-x86_64 "$work/stock-x86_64-cc" "" || failed="$failed stock-x86_64"
+	# Cross-compiled: configure cannot run the aarch64 programs it makes.
+	build_flavor stock-aarch64 "$work/stock-aarch64-cc" --host=aarch64-linux-musl || failed="$failed stock-aarch64"
+	[ -z "$failed" ]
+}
+
+# same_output: whether the workload gives the same output, error output and
+# exit status with the popcorn programs as with the stock ones (the
+# difference in $pkgdir/workload.diff if not).
+same_output() {
+	log "$pkg: workload"
+	run_workload popcorn popcorn "" && run_workload stock-x86_64 stock "" || return 1
+	cmp -s "$pkgdir/stock.run" "$pkgdir/popcorn.run" && return 0
+	diff -u "$pkgdir/stock.run" "$pkgdir/popcorn.run" >"$pkgdir/workload.diff"
+	return 1
+}
+
+# count_instructions: $ir_stock and $ir_pop, each a number or FAIL, and
+# the offenders of $pkg.
+count_instructions() {
+	log "$pkg: workload under callgrind"
+	ir_stock=$(callgrind stock-x86_64)
+	ir_pop=$(callgrind popcorn)
+	[ "$ir_stock" != FAIL ] && [ "$ir_pop" != FAIL ] || return 1
+	functions stock-x86_64
+	functions popcorn
+	offenders >"$pkgdir/offenders"
+}
+
+# stripped_sizes: $size_stock (both stock executables of the main program)
+# and $size_pop (popcorn-clang -s's file), in bytes.
+stripped_sizes() {
+	size_x86=$(stripped_size "$pkgdir/stock-x86_64/src/$main_path")
+	size_a64=$(stripped_size "$pkgdir/stock-aarch64/src/$main_path")
+	size_pop=$(wc -c <"$pkgdir/popcorn/src/$main_path.popcorn-s" 2>/dev/null | tr -d ' ')
+	size_stock=-
+	[ -n "$size_x86" ] && [ -n "$size_a64" ] && [ -n "$size_pop" ] || { size_pop=-; return 1; }
+	size_stock=$((size_x86 + size_a64))
+}
+
 # measure_package: builds, workload, counts and sizes of $pkg; one line of
 # results in $results: package status stock-Ir popcorn-Ir stock-bytes
-# popcorn-bytes note (tab-separated).
+# popcorn-bytes note (tab-separated).  Returns non-zero unless all is ok.
 measure_package() {
 	pkg_programs= pkg_unportable=
 	. "$packages_dir/$pkg.sh"
@@ -230,40 +274,14 @@ measure_package() {
 	main=${main_path##*/}
 	POPCORN_STRIPPED_PROGRAM=$main
 	export POPCORN_STRIPPED_PROGRAM
-	failed=
-	build_flavor popcorn "$work/popcorn-cc" --host=aarch64-unknown-linux-musl || failed="$failed popcorn"
-	build_flavor stock-x86_64 "$work/stock-x86_64-cc" "" || failed="$failed stock-x86_64"
-	build_flavor stock-aarch64 "$work/stock-aarch64-cc" --host=aarch64-linux-musl || failed="$failed stock-aarch64"
-	[ -z "$failed" ] || { row BUILD-FAIL - - - - "does not build:$failed (see $pkgdir/FLAVOR/build.log)"; return 1; }
+	build_all || { row BUILD-FAIL - - - - "does not build:$failed (see $pkgdir/FLAVOR/build.log)"; return 1; }
 
-	log "$pkg: workload"
-	run_workload popcorn popcorn "" || return 1
-	run_workload stock-x86_64 stock "" || return 1
+	# Every measure is taken whatever the others gave; the row names the
+	# first that failed.
 	status=ok note=
-	if ! cmp -s "$pkgdir/stock.run" "$pkgdir/popcorn.run"; then
-		diff -u "$pkgdir/stock.run" "$pkgdir/popcorn.run" >"$pkgdir/workload.diff"
-		status=DIFF note="the workload's output differs ($pkgdir/workload.diff)"
-	fi
-	log "$pkg: workload under callgrind"
-	ir_stock=$(callgrind stock-x86_64)
-	ir_pop=$(callgrind popcorn)
-	if [ "$ir_stock" = FAIL ] || [ "$ir_pop" = FAIL ]; then
-		status=CG-FAIL note="no callgrind count (see $pkgdir/*.callgrind.stderr)"
-	else
-		functions stock-x86_64
-		functions popcorn
-		offenders >"$pkgdir/offenders"
-	fi
-
-	size_x86=$(stripped_size "$pkgdir/stock-x86_64/src/$main_path")
-	size_a64=$(stripped_size "$pkgdir/stock-aarch64/src/$main_path")
-	size_pop=$(wc -c <"$pkgdir/popcorn/src/$main_path.popcorn-s" 2>/dev/null | tr -d ' ')
-	if [ -n "$size_x86" ] && [ -n "$size_a64" ] && [ -n "$size_pop" ]; then
-		size_stock=$((size_x86 + size_a64))
-	else
-		size_stock=- size_pop=-
-		[ "$status" != ok ] || status=SIZE-FAIL note="no stripped $main"
-	fi
+	same_output || status=DIFF note="the workload's output differs ($pkgdir/workload.diff)"
+	count_instructions || { [ "$status" != ok ] || status=CG-FAIL note="no callgrind count ($pkgdir/*.callgrind.stderr)"; }
+	stripped_sizes || { [ "$status" != ok ] || status=SIZE-FAIL note="no stripped $main"; }
 	row "$status" "$ir_stock" "$ir_pop" "$size_stock" "$size_pop" "$main${note:+; $note}"
 	[ "$status" = ok ]
 }
@@ -357,7 +375,8 @@ rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 	echo
 	awk -F'\t' '
 		function ratio(a, b) { return (a ~ /^[0-9]+$/ && b ~ /^[0-9]+$/ && a > 0) ? b / a : "" }
-		function cell(x, k) { if (x == "") return "-"; lg[k] += log(x); n[k]++; return sprintf("%.3f", x) }
+		# Only rows measured whole count in the geometric mean.
+		function cell(x, k) { if (x == "") return "-"; if ($2 == "ok") { lg[k] += log(x); n[k]++ }; return sprintf("%.3f", x) }
 		function gm(k) { return n[k] ? sprintf("%.3f", exp(lg[k] / n[k])) : "-" }
 		function mir(x) { return x ~ /^[0-9]+$/ ? sprintf("%.1f", x / 1e6) : "-" }
 		BEGIN {
@@ -372,7 +391,7 @@ rev=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
 	echo
 	echo "Ir: instructions of every process of the package's programs in its workload (callgrind), in millions;"
 	echo "stock B: bytes of the main program, stripped, for x86-64 plus for aarch64; pop B: popcorn-clang -s."
-	echo "x = popcorn / stock (1.000 = parity)."
+	echo "x = popcorn / stock (1.000 = parity); the geometric mean is over the rows that are ok."
 	if [ -s "$work/startup" ]; then
 		echo
 		awk -v runs="$starts" '{ t[$1] = $2 }
