@@ -190,11 +190,13 @@ functions() {
 		"$CALLGRIND_ANNOTATE" --inclusive=no --threshold=100 "$f" 2>/dev/null
 	done | awk '
 		# "1,234 (12.34%)  file.c:name [/path/prog]": the name without
-		# the file (it differs between the builds) and the object.
+		# the file (it differs between the builds), the object and the
+		# level of recursion callgrind counts apart.
 		$1 ~ /^[0-9,]+$/ && $2 ~ /^\(/ && !/PROGRAM TOTALS/ {
 			ir = $1; gsub(/,/, "", ir)
 			line = $0; sub(/^ *[0-9,]+ +\([^)]*\) +/, "", line); sub(/ \[[^]]*\]$/, "", line)
 			sub(/^[^:]*:/, "", line)
+			sub(/\x27[0-9]+$/, "", line) # a level of recursion: a quote, the depth
 			sum[line] += ir
 		}
 		END { for (n in sum) printf "%s\t%.0f\n", n, sum[n] }' >"$pkgdir/$1.functions"

@@ -79,6 +79,7 @@ check "the start-up line" eval 'grep -Eq "^Start-up, hello world, median of 5 ru
 counted() { awk -F'\t' -v f="$2" '$1 == f && $2 > 1000 { found = 1 } END { exit !found }' "$work/real/vm/$1.functions"; }
 check "vm's execute is counted in the stock build" counted stock-x86_64 execute
 check "vm's execute is counted in the popcorn build" counted popcorn execute
+check "vm's recursive execute is one function, not one per level" eval '! grep -q "^execute'"'"'" "$work/real/vm/popcorn.functions"'
 check "vm's ten functions over stock" eval '[ "$(sed -n "/^== vm:/,/^$/p" "$work/real/offenders.txt" | grep -c "^ *-*[0-9]")" -eq 10 ]'
 [ $failed -eq 0 ] || { echo "real.sh's log:"; cat "$work/log"; }
 exit $failed
