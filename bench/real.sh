@@ -78,6 +78,9 @@ cache=$work/cache
 
 # The stock compilers: clang-19 for ISA against Debian's musl and libgcc, a
 # gcc-like command for build systems (paths as bench/stock.sh finds them).
+# The empty --sysroot keeps the driver from searching the system's glibc
+# library directories: configure would find glibc's libz.a there, link
+# with it, and enable code whose headers musl does not have.
 stock_paths() { # isa
 	bash -c '. "$1/stock.sh" && stock_init "$2" >&2 &&
 		eval "echo \"\$STOCK_MUSL_INCLUDE_$2 \$STOCK_MUSL_LIB_$2 \$STOCK_LIBGCC_$2\""' \
@@ -87,10 +90,11 @@ make_stock_cc() { # isa
 	set -- "$1" $(stock_paths "$1") || return 1
 	[ $# -eq 4 ] || return 1
 	resource=$("$CLANG" -print-resource-dir)
+	mkdir -p "$work/empty-sysroot" || return 1
 	cat >"$work/stock-$1-cc" <<-WRAPPER
 	#!/bin/sh
 	# clang-19 -O2 -static for $1 against Debian's musl, as a user without Popcorn builds.
-	flags="--target=$1-linux-musl -nostdinc -isystem $2 -isystem $resource/include"
+	flags="--target=$1-linux-musl --sysroot=$work/empty-sysroot -nostdinc -isystem $2 -isystem $resource/include"
 	for arg; do
 		case \$arg in -c|-E|-M|-MM|-S) exec $CLANG \$flags "\$@";; esac
 	done

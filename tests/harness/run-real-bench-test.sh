@@ -2,7 +2,8 @@
 # bench/real.sh on packages made here instead of Debian's (their sources
 # put in its cache, so nothing is fetched): bench/vm.c and bench/db.c, built
 # by both compilers, must agree and be counted; a package whose workload
-# runs its program twice must count both processes; a package that does not
+# runs its program twice must count both processes; the stock builds must
+# not link the system's glibc libraries; a package that does not
 # build and one whose output differs between the builds must each get a row
 # saying so and make the exit status non-zero.
 #
@@ -36,6 +37,10 @@ int main(void) {
 EOF
 package vm "$top/bench/vm.c" '$CC $CFLAGS -o vm vm.c' '$RUN ./vm 4000'
 package db "$top/bench/db.c" '$CC $CFLAGS -o db db.c' '$RUN ./db 3000'
+# Its build fails if a compiler links a library of the system's glibc, as
+# configure's probes would (they found glibc's libz.a and enabled zlib).
+package isolated "$top/bench/vm.c" '! $CC -o probe isolated.c -lc_nonshared && $CC $CFLAGS -o isolated isolated.c' \
+	'$RUN ./isolated 100'
 package twice "$top/bench/vm.c" '$CC $CFLAGS -o twice twice.c' '$RUN ./twice 4000; $RUN ./twice 4000'
 package broken "$work/which.c" 'false' '$RUN ./broken'
 package differs "$work/which.c" '$CC $CFLAGS -o differs differs.c' '$RUN ./differs'
@@ -65,6 +70,7 @@ twice_counted() {
 check "the exit status is 1 (got $status)" [ "$status" -eq 1 ]
 check "vm is measured" numeric_row vm
 check "db is measured" numeric_row db
+check "the stock builds link no glibc library" numeric_row isolated
 check "both runs of twice are counted, stock" twice_counted stock
 check "both runs of twice are counted, popcorn" twice_counted popcorn
 check "broken's row says it does not build" eval 'row broken | grep -q "BUILD-FAIL.*does not build: popcorn stock-x86_64 stock-aarch64"'
