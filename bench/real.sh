@@ -57,11 +57,11 @@ case $JOBS$starts in *[!0-9]*) echo "real.sh: --jobs and --starts need positive 
 export JOBS
 
 : "${CLANG:=clang-19}" "${LLD:=ld.lld-19}" "${STRIP:=llvm-strip-19}" "${VALGRIND:=valgrind}"
-: "${CALLGRIND_ANNOTATE:=callgrind_annotate}"
+: "${CALLGRIND_ANNOTATE:=callgrind_annotate}" "${NM:=llvm-nm-19}"
 export CLANG LLD
 POPCORN_CC=$build/bin/popcorn-clang
 [ -x "$POPCORN_CC" ] || { echo "real.sh: no $POPCORN_CC (build popcorn first)" >&2; exit 2; }
-for tool in "$CLANG" "$LLD" "$STRIP" "$VALGRIND" "$CALLGRIND_ANNOTATE"; do
+for tool in "$CLANG" "$LLD" "$STRIP" "$NM" "$VALGRIND" "$CALLGRIND_ANNOTATE"; do
 	command -v "$tool" >/dev/null ||
 		{ echo "real.sh: '$tool' not found (scripts/install-deps.sh installs it)" >&2; exit 2; }
 done
@@ -187,21 +187,50 @@ callgrind() {
 	awk '/^summary:/ { n++; ir += $2 } END { if (n) printf "%.0f\n", ir; else print "FAIL" }' "$cg"/*.out
 }
 
+# symbols FLAVOR: "S PROGRAM ADDRESS TYPE NAME" for every function symbol of
+# FLAVOR's programs (PROGRAM: the file name, as callgrind's object).
+symbols() {
+	for p in $pkg_programs; do
+		"$NM" -n --defined-only "$pkgdir/$1/src/$p" 2>/dev/null |
+			awk -v prog="${p##*/}" '$2 ~ /^[TtWw]$/ { print "S", prog, $1, $2, $3 }'
+	done
+}
+
 # functions FLAVOR: instructions per function name (self cost), summed over
 # the processes, as "NAME IR" lines in $pkgdir/FLAVOR.functions.
 functions() {
-	for f in "$pkgdir/$1.cg"/*.out; do
-		"$CALLGRIND_ANNOTATE" --inclusive=no --threshold=100 "$f" 2>/dev/null
-	done | awk '
+	{
+		symbols "$1"
+		for f in "$pkgdir/$1.cg"/*.out; do
+			"$CALLGRIND_ANNOTATE" --inclusive=no --threshold=100 "$f" 2>/dev/null
+		done
+	} | awk '
+		$1 == "S" {
+			n = ++nsym[$2]; addr[$2, n] = $3; global[$2, n] = $4 ~ /[TW]/; sym[$2, n] = $5
+			next
+		}
 		# "1,234 (12.34%)  file.c:name [/path/prog]": the name without
 		# the file (it differs between the builds), the object and the
 		# level of recursion callgrind counts apart.
 		$1 ~ /^[0-9,]+$/ && $2 ~ /^\(/ && !/PROGRAM TOTALS/ {
 			ir = $1; gsub(/,/, "", ir)
-			line = $0; sub(/^ *[0-9,]+ +\([^)]*\) +/, "", line); sub(/ \[[^]]*\]$/, "", line)
+			line = $0; sub(/^ *[0-9,]+ +\([^)]*\) +/, "", line)
+			prog = line; sub(/^.*\[/, "", prog); sub(/\]$/, "", prog); sub(/^.*\//, "", prog)
+			sub(/ \[[^]]*\]$/, "", line)
 			sub(/^[^:]*:/, "", line)
 			sub(/\x27[0-9]+$/, "", line) # a level of recursion: a quote, the depth
+			if (line ~ /^0x[0-9a-f]+$/) line = enclosing(prog, substr(line, 3))
 			sum[line] += ir
+		}
+		# The function symbol at or before ADDRESS (16 hex digits, as nm
+		# prints them: compared as strings), a global one first: callgrind
+		# names no function whose symbol has no size (musl assembly
+		# routines as memcpy).
+		function enclosing(prog, address,   i, best) {
+			for (i = 1; i <= nsym[prog] && addr[prog, i] <= address; i++)
+				if (!best || addr[prog, i] != addr[prog, best] || (global[prog, i] && !global[prog, best]))
+					best = i
+			return best ? sym[prog, best] : "0x" address
 		}
 		END { for (n in sum) printf "%s\t%.0f\n", n, sum[n] }' >"$pkgdir/$1.functions"
 }
