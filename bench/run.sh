@@ -84,6 +84,7 @@ stock_init x86_64 || { echo "run.sh: the stock baseline needs Debian's musl-dev 
 # program's default size, chosen to run ~0.3-1 s natively).
 BENCHMARKS="
 bintree 12
+db 20000
 hashtab 400000
 interp 6000
 mandel 500
@@ -94,6 +95,7 @@ recurse 33
 sieve 10000
 spectral 800
 strsearch 2048
+vm 100000
 "
 
 mkdir -p "$WORK" || exit 1

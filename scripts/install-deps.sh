@@ -31,9 +31,10 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends $packages >/dev/null
 
-# The benchmarks' stock aarch64 baseline (bench/size.sh): Debian's aarch64
-# musl, through multiarch.  Optional: without it bench/size.sh uses the
-# project's own aarch64 musl and says so.
+# The benchmarks' stock aarch64 baseline (bench/size.sh, bench/real.sh):
+# Debian's aarch64 musl, through multiarch.  Optional: without it
+# bench/size.sh uses the project's own aarch64 musl and says so, and
+# bench/real.sh and its test (harness.real-bench) do not run.
 # Never fatal: a mirror without arm64 must not stop the build.
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	dpkg --add-architecture arm64
