@@ -21,6 +21,7 @@ fail() {
 
 cmake --install "$build" --prefix "$work/first" >"$work/install.log" 2>&1 ||
 	{ cat "$work/install.log"; fail "cmake --install"; }
+[ -d "$work/first" ] || fail "cmake --install installed nothing"
 mv "$work/first" "$work/moved"
 prefix=$work/moved
 for tool in popcorn-clang popcorn-ld popcorn-llc popcorn-inspect popcorn-ctl popcorn-node; do
