@@ -8,6 +8,8 @@
 //   .init_array .fini_array .data   shared
 //   .bss                     shared
 //   private, one range per ISA: .init/.fini, merged constants, .eh_frame, .got
+//   the other ISAs' executables, in the host's alone (read-only, loaded so
+//                            that strip keeps them; no other ISA maps there)
 //
 // The stack maps (.llvm_stackmaps) are linked as a non-allocated section:
 // popcorn-ld turns them into .popcorn.metadata and removes them, and they
@@ -25,6 +27,7 @@
 #include "Layout.h"
 #include "popcorn/Isa.h"
 #include "popcorn/Metadata.h"
+#include "popcorn/MultiIsaFile.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
@@ -211,6 +214,7 @@ std::vector<IsaLayout> computeLayout(const std::vector<std::vector<MappedSection
     Cursor += privateSize(Maps[I]);
     Layouts[I].PrivateEnd = Cursor;
   }
+  Layouts[0].ImagesStart = alignTo(Cursor, RegionAlign);
   return Layouts;
 }
 
@@ -263,6 +267,17 @@ std::string writeLinkerScript(const IsaLayout &Layout) {
      << "  .llvm_stackmaps (INFO) : { KEEP(*(.llvm_stackmaps)) }\n"
      << format("  ASSERT(. <= %#llx, \"popcorn-ld: private sections outgrew their range\")\n",
                Layout.PrivateEnd);
+  // At the offset in a page where this ISA's range ends, so that the file
+  // needs no padding to reach them (but for a private .bss, usually none).
+  if (Layout.ImagesStart) {
+    OS << format("  . = %#llx + (. %% %#llx);\n", Layout.ImagesStart, RegionAlign);
+    for (const IsaInfo &Info : AllIsas) {
+      if (Info.Id == HostIsa.Id)
+        continue;
+      for (const std::string &Name : {imageSectionName(Info.Id), sharedBytesSectionName(Info.Id)})
+        OS << "  " << Name << " : { KEEP(*(" << Name << ")) }\n";
+    }
+  }
   OS << "}\n";
   return Script;
 }

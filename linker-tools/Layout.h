@@ -31,6 +31,9 @@ struct IsaLayout {
   std::vector<PlacedOutputSection> Shared;
   uint64_t PrivateStart = 0;
   uint64_t PrivateEnd = 0;
+  // The host ISA's only: where the other ISAs' executables go, loaded
+  // (MultiIsaFile.h), above every ISA's private range.
+  uint64_t ImagesStart = 0;
 };
 
 /// Computes one layout from each ISA's first link (Maps[i] is AllIsas[i]'s

@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/ObjCopy/ConfigManager.h"
+#include "llvm/ObjCopy/ELF/ELFObjcopy.h"
 #include "llvm/ObjCopy/ObjCopy.h"
 #include "llvm/Support/Compression.h"
 #include "llvm/Support/SmallVectorMemoryBuffer.h"
@@ -65,12 +66,6 @@ runObjcopy(MemoryBufferRef File, objcopy::ConfigManager &Config) {
                                                    /*RequiresNullTerminator=*/false);
 }
 
-// Name of the section listing the bytes ISA I's image leaves to the host:
-// ".popcorn.shared.aarch64".
-static std::string sharedBytesSectionName(Isa I) {
-  return POPCORN_SHARED_SECTION_PREFIX + std::string(info(I).Name);
-}
-
 Expected<std::optional<ElfSection>> findSection(const ObjectFile &Obj, StringRef Name) {
   auto Fail = [&Obj](const Twine &What) {
     return createStringError(inconvertibleErrorCode(), Obj.getFileName() + ": " + What);
@@ -90,6 +85,39 @@ Expected<std::optional<ElfSection>> findSection(const ObjectFile &Obj, StringRef
   return std::nullopt;
 }
 
+// The record of section Name of Image, for leaving its bytes to the host;
+// std::nullopt if Image has no such section or it is empty.
+static Expected<std::optional<popcorn_shared_bytes>>
+sharedRecord(MemoryBufferRef File, const ObjectFile &Image, const std::string &Name) {
+  Expected<std::optional<ElfSection>> Section = findSection(Image, Name);
+  if (!Section)
+    return Section.takeError();
+  if (!*Section || (*Section)->Contents.empty())
+    return std::nullopt;
+  if (Name.size() >= sizeof(popcorn_shared_bytes::host_section))
+    return formatError(File, "section name " + Name + " is too long to share");
+  popcorn_shared_bytes Record = {(*Section)->Offset, (*Section)->Contents.size(), {}};
+  memcpy(Record.host_section, Name.data(), Name.size());
+  return Record;
+}
+
+// Bytes without the ranges that Records, sorted by image_offset, name.
+static std::string withoutRecords(StringRef Bytes, ArrayRef<popcorn_shared_bytes> Records) {
+  std::string Stored;
+  uint64_t Next = 0;
+  for (const popcorn_shared_bytes &Record : Records) {
+    Stored += Bytes.slice(Next, Record.image_offset);
+    Next = Record.image_offset + Record.size;
+  }
+  return Stored + Bytes.substr(Next).str();
+}
+
+static void sortByOffset(std::vector<popcorn_shared_bytes> &Records) {
+  llvm::sort(Records, [](const popcorn_shared_bytes &A, const popcorn_shared_bytes &B) {
+    return A.image_offset < B.image_offset;
+  });
+}
+
 // Image without the sections in Shared that it has exactly as Host has them,
 // and in Records where they were.
 static Expected<std::string> withoutSharedBytes(const ObjectFile &Host, const IsaImage &Image,
@@ -100,33 +128,21 @@ static Expected<std::string> withoutSharedBytes(const ObjectFile &Host, const Is
   if (!Obj)
     return formatError(Image.Data, "not an object file: " + toString(Obj.takeError()));
   for (const std::string &Name : Shared) {
-    Expected<std::optional<ElfSection>> Mine = findSection(**Obj, Name);
-    if (!Mine)
-      return Mine.takeError();
+    Expected<std::optional<popcorn_shared_bytes>> Record = sharedRecord(Image.Data, **Obj, Name);
+    if (!Record)
+      return Record.takeError();
     Expected<std::optional<ElfSection>> Theirs = findSection(Host, Name);
     if (!Theirs)
       return Theirs.takeError();
-    if (!*Mine || !*Theirs || (*Mine)->Contents.empty())
+    if (!*Record || !*Theirs)
       continue;
-    if ((*Mine)->Contents != (*Theirs)->Contents)
+    if (Image.Data.getBuffer().substr((*Record)->image_offset, (*Record)->size) !=
+        (*Theirs)->Contents)
       return formatError(Image.Data, "section " + Name + " differs from the host's");
-    if (Name.size() >= sizeof(popcorn_shared_bytes::host_section))
-      return formatError(Image.Data, "section name " + Name + " is too long to share");
-    popcorn_shared_bytes Record = {(*Mine)->Offset, (*Mine)->Contents.size(), {}};
-    memcpy(Record.host_section, Name.data(), Name.size());
-    Records.push_back(Record);
+    Records.push_back(**Record);
   }
-  llvm::sort(Records, [](const popcorn_shared_bytes &A, const popcorn_shared_bytes &B) {
-    return A.image_offset < B.image_offset;
-  });
-  std::string Stored;
-  uint64_t Next = 0;
-  for (const popcorn_shared_bytes &Record : Records) {
-    Stored += Image.Data.getBuffer().slice(Next, Record.image_offset);
-    Next = Record.image_offset + Record.size;
-  }
-  Stored += Image.Data.getBuffer().substr(Next);
-  return Stored;
+  sortByOffset(Records);
+  return withoutRecords(Image.Data.getBuffer(), Records);
 }
 
 // popcorn/StoredImage.h: the header, then the zlib stream, at zlib's best
@@ -143,6 +159,69 @@ static Expected<std::string> compressedImage(MemoryBufferRef Image, StringRef St
   Header.compressed_size = Stream.size();
   std::string Bytes(reinterpret_cast<const char *>(&Header), sizeof Header);
   return Bytes + toStringRef(Stream).str();
+}
+
+Expected<StoredImage> storeIsaImage(const IsaImage &Image, ArrayRef<std::string> LeftToHost) {
+  Expected<Isa> ImageIsa = elfIsa(Image.Data);
+  if (!ImageIsa)
+    return ImageIsa.takeError();
+  if (*ImageIsa != Image.Target)
+    return formatError(Image.Data, "is not a " + Twine(info(Image.Target).Name) + " file");
+  std::unique_ptr<MemoryBuffer> Copy;
+  Expected<std::unique_ptr<ObjectFile>> Obj = openObject(Image.Data, Copy);
+  if (!Obj)
+    return formatError(Image.Data, "not an object file: " + toString(Obj.takeError()));
+  StoredImage Stored{Image.Target, {}, {}};
+  for (const std::string &Name : LeftToHost) {
+    Expected<std::optional<popcorn_shared_bytes>> Record = sharedRecord(Image.Data, **Obj, Name);
+    if (!Record)
+      return Record.takeError();
+    if (*Record)
+      Stored.Shared.push_back(**Record);
+  }
+  sortByOffset(Stored.Shared);
+  Expected<std::string> Compressed =
+      compressedImage(Image.Data, withoutRecords(Image.Data.getBuffer(), Stored.Shared));
+  if (!Compressed)
+    return Compressed.takeError();
+  Stored.Bytes = std::move(*Compressed);
+  return std::move(Stored);
+}
+
+Expected<std::unique_ptr<MemoryBuffer>> storedImageObject(const StoredImage &Image) {
+  std::string ImageName = imageSectionName(Image.Target);
+  std::string SharedName = sharedBytesSectionName(Image.Target);
+  objcopy::ConfigManager Config;
+  objcopy::CommonConfig &Common = Config.Common;
+  Common.InputFormat = objcopy::FileFormat::Binary;
+  Common.OutputFormat = objcopy::FileFormat::ELF;
+  Common.OutputArch = objcopy::MachineInfo(HostIsa.ElfMachine, /*Is64=*/true, /*IsLittle=*/true);
+  // No _binary_* symbols: the runtime finds the sections by name, and a
+  // symbol would be one more for the layout check to match across ISAs.
+  Common.StripAll = true;
+  const objcopy::SectionFlag Loaded = objcopy::SectionFlag::SecAlloc |
+                                      objcopy::SectionFlag::SecLoad |
+                                      objcopy::SectionFlag::SecReadonly |
+                                      objcopy::SectionFlag::SecContents;
+  // Raw input becomes section .data, aligned before it is renamed.
+  Common.SectionsToRename.try_emplace(".data", objcopy::SectionRename{".data", ImageName, Loaded});
+  Common.SetSectionAlignment[".data"] = 16;
+  if (!Image.Shared.empty()) {
+    StringRef Records(reinterpret_cast<const char *>(Image.Shared.data()),
+                      Image.Shared.size() * sizeof(popcorn_shared_bytes));
+    Common.AddSection.emplace_back(SharedName, MemoryBuffer::getMemBufferCopy(Records, SharedName));
+    Common.SetSectionFlags.try_emplace(SharedName, objcopy::SectionFlagsUpdate{SharedName, Loaded});
+  }
+  std::unique_ptr<MemoryBuffer> Bytes =
+      MemoryBuffer::getMemBuffer(Image.Bytes, ImageName, /*RequiresNullTerminator=*/false);
+  SmallVector<char, 0> Out;
+  raw_svector_ostream OS(Out);
+  if (Error E = objcopy::elf::executeObjcopyOnRawBinary(Common, Config.ELF, *Bytes, OS))
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot make an object of the " + Twine(info(Image.Target).Name) +
+                                 " image: " + toString(std::move(E)));
+  return std::make_unique<SmallVectorMemoryBuffer>(std::move(Out), ImageName + ".o",
+                                                   /*RequiresNullTerminator=*/false);
 }
 
 static bool isCompressed(StringRef Contents) {
@@ -175,8 +254,7 @@ static Expected<std::string> inflatedImage(MemoryBufferRef File, const std::stri
 }
 
 Expected<std::unique_ptr<MemoryBuffer>>
-embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images, ArrayRef<std::string> Shared,
-               bool Compress) {
+embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images, ArrayRef<std::string> Shared) {
   Expected<Isa> HostIsaOfFile = elfIsa(Host);
   if (!HostIsaOfFile)
     return HostIsaOfFile.takeError();
@@ -210,11 +288,6 @@ embedIsaImages(MemoryBufferRef Host, ArrayRef<IsaImage> Images, ArrayRef<std::st
     Expected<std::string> Stored = withoutSharedBytes(**HostObj, Image, Shared, Records);
     if (!Stored)
       return Stored.takeError();
-    if (Compress) {
-      Stored = compressedImage(Image.Data, *Stored);
-      if (!Stored)
-        return Stored.takeError();
-    }
     AddSection(Names.emplace_back(imageSectionName(Image.Target)), *Stored, 16);
     if (!Records.empty())
       AddSection(Names.emplace_back(sharedBytesSectionName(Image.Target)),

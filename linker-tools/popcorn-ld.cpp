@@ -8,14 +8,14 @@
 //      builtins with lld (as a library, in forked children), keeping lld's
 //      map of the input sections;
 //   3. compute one layout from the maps (Layout.h) and link every ISA again
-//      with a linker script that follows it;
+//      with a linker script that follows it: the other ISAs first, then the
+//      host ISA, whose link takes their executables in as loaded, read-only
+//      sections (MultiIsaFile.h: strip keeps them), less their metadata,
+//      which is the same bytes as the host's and stored once (SharedBytes.h);
 //   4. check that every shared symbol has one address (VerifyLayout.h) and
 //      that every call site has its equivalent on every ISA (CallSiteTable.h);
-//   5. write the migration metadata into every ISA's executable and remove
-//      the stack maps it was made from (nothing reads them at run time);
-//   6. write one file: the host ISA's executable carrying the other ISAs'
-//      executables (MultiIsaFile.h), whose metadata, the same bytes as the
-//      host's, is stored only once (SharedBytes.h).
+//   5. write the migration metadata into the host's executable and remove
+//      the stack maps it was made from (nothing reads them at run time).
 //
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
@@ -138,14 +138,21 @@ static std::string sysrootDir(const char *Argv0) {
   return std::string(Dir);
 }
 
+namespace {
+struct RunningLink {
+  pid_t Pid;
+  StringRef IsaName;
+};
+} // namespace
+
 // Starts lld for one ISA's executable in a child of this process: lld as a
 // library, forked, so that the ISAs' links run side by side without
 // starting ld.lld (about 20 ms each here, most of it loading libLLVM, which
 // this process has done already; a link of a small program takes as long).
 // The child ends with lld's status; finishLinks waits for it.
-static pid_t startLink(const IsaInfo &Info, const std::vector<std::string> &Inputs,
-                       const Options &Opts, const std::string &Sysroot, const std::string &Out,
-                       const std::vector<std::string> &Extra) {
+static RunningLink startLink(const IsaInfo &Info, const std::vector<std::string> &Inputs,
+                             const Options &Opts, const std::string &Sysroot,
+                             const std::string &Out, const std::vector<std::string> &Extra) {
   std::string Lib = Sysroot + "/" + std::string(Info.Name) + "/lib/";
   // No RELRO: its padding section would be one more per-ISA region.
   std::vector<std::string> Cmd = {"ld.lld", "-m", std::string(Info.LldEmulation),
@@ -176,20 +183,20 @@ static pid_t startLink(const IsaInfo &Info, const std::vector<std::string> &Inpu
     errs().flush();
     _exit(R.retCode);
   }
-  return Pid;
+  return {Pid, Info.Name};
 }
 
-static void finishLinks(ArrayRef<pid_t> Links) {
-  for (size_t I = 0; I < Links.size(); ++I) {
+static void finishLinks(ArrayRef<RunningLink> Links) {
+  for (const RunningLink &Link : Links) {
     int Status;
-    while (waitpid(Links[I], &Status, 0) < 0)
+    while (waitpid(Link.Pid, &Status, 0) < 0)
       if (errno != EINTR)
-        fail("waiting for the " + Twine(AllIsas[I].Name) + " link: " + std::strerror(errno));
+        fail("waiting for the " + Link.IsaName + " link: " + std::strerror(errno));
     if (WIFSIGNALED(Status))
-      fail("linking the " + Twine(AllIsas[I].Name) + " executable failed: lld ended by signal " +
+      fail("linking the " + Link.IsaName + " executable failed: lld ended by signal " +
            Twine(WTERMSIG(Status)));
     if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
-      fail("linking the " + Twine(AllIsas[I].Name) + " executable failed");
+      fail("linking the " + Link.IsaName + " executable failed");
   }
 }
 
@@ -257,6 +264,24 @@ static std::unique_ptr<MemoryBuffer> withoutStackMaps(const MemoryBuffer &Execut
   return std::move(*Stripped);
 }
 
+// Writes ISA Info's Executable, as the host's link takes it in, next to it
+// and returns its path: the bytes stripped as the host's will be, without
+// the metadata, which the host's section holds once written.
+static std::string writeImageObject(const IsaInfo &Info, const std::string &Executable,
+                                    bool StripAll) {
+  std::unique_ptr<MemoryBuffer> Image = withoutStackMaps(*readFile(Executable), StripAll);
+  Expected<StoredImage> Stored =
+      storeIsaImage({Info.Id, Image->getMemBufferRef()}, {POPCORN_METADATA_SECTION});
+  if (!Stored)
+    fail(toString(Stored.takeError()));
+  Expected<std::unique_ptr<MemoryBuffer>> Object = storedImageObject(*Stored);
+  if (!Object)
+    fail(toString(Object.takeError()));
+  std::string Path = Executable + ".image.o";
+  writeFile(Path, (*Object)->getBuffer());
+  return Path;
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   Options Opts = parseOptions(Argc, Argv);
@@ -281,7 +306,7 @@ int main(int Argc, char **Argv) {
                            "INSERT AFTER .rodata;\n"
                            "__popcorn_metadata = 0;\n");
   std::vector<std::string> Executables;
-  std::vector<pid_t> Links;
+  std::vector<RunningLink> Links;
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
     Executables.push_back(Base + "prog");
@@ -306,15 +331,22 @@ int main(int Argc, char **Argv) {
   if (!FirstMetadata)
     fail(toString(FirstMetadata.takeError()));
   std::vector<IsaLayout> Layouts = computeLayout(Maps, FirstMetadata->size());
-  Links.clear();
+  std::vector<std::string> Scripts;
   for (size_t I = 0; I < AllIsas.size(); ++I) {
     std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
-    std::string Script = Base + "layout.ld";
-    writeFile(Script, writeLinkerScript(Layouts[I]));
-    Links.push_back(startLink(AllIsas[I], Split->PerIsa[I], Opts, Sysroot,
-                              Executables[I] = Base + "prog.aligned", {"-T", Script}));
+    Scripts.push_back(Base + "layout.ld");
+    writeFile(Scripts.back(), writeLinkerScript(Layouts[I]));
+    Executables[I] = Base + "prog.aligned";
   }
+  Links.clear();
+  for (size_t I = 1; I < AllIsas.size(); ++I)
+    Links.push_back(startLink(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables[I],
+                              {"-T", Scripts[I]}));
   finishLinks(Links);
+  std::vector<std::string> HostExtra = {"-T", Scripts[0]};
+  for (size_t I = 1; I < AllIsas.size(); ++I)
+    HostExtra.push_back(writeImageObject(AllIsas[I], Executables[I], Opts.Strip));
+  finishLinks(startLink(HostIsa, Split->PerIsa[0], Opts, Sysroot, Executables[0], HostExtra));
 
   std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
   for (const std::string &Path : Executables)
@@ -332,20 +364,9 @@ int main(int Argc, char **Argv) {
   Expected<std::vector<uint8_t>> Metadata = serializeMetadata(Tables);
   if (!Metadata)
     fail(toString(Metadata.takeError()));
-  for (std::unique_ptr<MemoryBuffer> &Buffer : Buffers) {
-    Buffer = withMetadata(*Buffer, *Metadata);
-    Buffer = withoutStackMaps(*Buffer, Opts.Strip);
-  }
-
-  std::vector<IsaImage> Images;
-  for (size_t I = 1; I < AllIsas.size(); ++I)
-    Images.push_back({AllIsas[I].Id, Buffers[I]->getMemBufferRef()});
-  Expected<std::unique_ptr<MemoryBuffer>> MultiIsa = embedIsaImages(
-      Buffers[0]->getMemBufferRef(), Images, {POPCORN_METADATA_SECTION}, /*Compress=*/true);
-  if (!MultiIsa)
-    fail(toString(MultiIsa.takeError()));
-
-  writeFile(Opts.Output, (*MultiIsa)->getBuffer(), /*Executable=*/true);
+  std::unique_ptr<MemoryBuffer> MultiIsa =
+      withoutStackMaps(*withMetadata(*Buffers[0], *Metadata), Opts.Strip);
+  writeFile(Opts.Output, MultiIsa->getBuffer(), /*Executable=*/true);
   finish();
   return 0;
 }

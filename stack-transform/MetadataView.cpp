@@ -38,6 +38,15 @@ bool IsaTables::recordsCallsIn(uint64_t Start, uint64_t End) const {
   return I < Isa->n_sites && at<popcorn_call_site>(Isa->sites)[I].return_address <= End;
 }
 
+uint64_t IsaTables::recordedCallsEnd(uint64_t Start) const {
+  const popcorn_call_site *Sites = at<popcorn_call_site>(Isa->sites);
+  uint64_t End = Start;
+  for (uint32_t I = firstSiteFrom(Start + 1);
+       I < Isa->n_sites && frame(Sites[I]).function == Start; I++)
+    End = Sites[I].return_address + 1;
+  return End;
+}
+
 const popcorn_call_site *IsaTables::siteWithId(uint64_t Id) const {
   const popcorn_call_site *Sites = at<popcorn_call_site>(Isa->sites);
   const uint32_t *ById = at<uint32_t>(Isa->sites_by_id);

@@ -24,6 +24,9 @@ public:
   const popcorn_call_site *siteAt(uint64_t Ra) const;
   /// Some call in the code [Start, End) has a record.
   bool recordsCallsIn(uint64_t Start, uint64_t End) const;
+  /// Where the recorded calls of the function at Start end: each returns
+  /// into [Start, End), no other function's does; Start if it has none.
+  uint64_t recordedCallsEnd(uint64_t Start) const;
   /// A call site with this ID (any, when the back end duplicated it), or null.
   const popcorn_call_site *siteWithId(uint64_t Id) const;
   /// The setjmp sites (POPCORN_SITE_RETURNS_TWICE) of the function that

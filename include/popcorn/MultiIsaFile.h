@@ -6,13 +6,16 @@
 // nm, ld, running it), and the other ISAs' images are one lookup away.
 //
 // In relocatable objects the image sections are SHF_EXCLUDE, so a plain ELF
-// link of the host ISA drops them; in executables they are not loaded.
+// link of the host ISA drops them.  In executables they are allocated,
+// read-only and loaded (never touched unless read): strip, objcopy and
+// llvm-strip keep what a program loads, and a program moves only with them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_MULTIISAFILE_H
 #define POPCORN_MULTIISAFILE_H
 
 #include "popcorn/Isa.h"
+#include "popcorn/SharedBytes.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace llvm::object {
 class ObjectFile;
@@ -35,11 +39,36 @@ struct IsaImage {
 /// Returns Host with each image embedded as the section of its ISA.  The
 /// sections named in Shared that an image has byte for byte as Host has them
 /// are stored once, in Host (popcorn/SharedBytes.h); an image whose section
-/// differs from Host's is an error.  With Compress, each image is stored
-/// compressed (popcorn/StoredImage.h), as executables store them.
+/// differs from Host's is an error.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 embedIsaImages(llvm::MemoryBufferRef Host, llvm::ArrayRef<IsaImage> Images,
-               llvm::ArrayRef<std::string> Shared = {}, bool Compress = false);
+               llvm::ArrayRef<std::string> Shared = {});
+
+/// Name of the section listing the bytes ISA I's image leaves to the host:
+/// ".popcorn.shared.aarch64".
+inline std::string sharedBytesSectionName(Isa I) {
+  return POPCORN_SHARED_SECTION_PREFIX + std::string(info(I).Name);
+}
+
+/// An image as an executable stores it: without the sections it leaves to
+/// the host (popcorn/SharedBytes.h), and the records of where they were.
+struct StoredImage {
+  Isa Target;
+  std::string Bytes;
+  std::vector<popcorn_shared_bytes> Shared;
+};
+
+/// Returns Image without its sections named in LeftToHost, which the host
+/// executable will hold byte for byte (the metadata, written into the host
+/// after its link), compressed (popcorn/StoredImage.h): so the host can be
+/// linked with the image inside.
+llvm::Expected<StoredImage> storeIsaImage(const IsaImage &Image,
+                                          llvm::ArrayRef<std::string> LeftToHost);
+
+/// Returns a relocatable object of the host ISA with Image's bytes in
+/// section .popcorn.isa.<isa> and its records in .popcorn.shared.<isa>,
+/// both allocated and read-only, for the host's link to place.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> storedImageObject(const StoredImage &Image);
 
 /// Returns the image of ISA I inside File, nullptr if File has none, or an
 /// error if File is not a valid ELF file of the host ISA or the image is not

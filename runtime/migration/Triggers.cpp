@@ -105,13 +105,27 @@ void armTimer(uint64_t Nanoseconds, bool Repeat) {
     malformed("POPCORN_MIGRATE", "cannot arm a timer for after= or period=");
 }
 
-void readAt(const char *Name) {
-  ExecutableFile Exe;
-  if (!Exe.findFunction(Name, EmX86_64, Plan.At[0]) ||
-      !Exe.findFunction(Name, EmAArch64, Plan.At[1])) {
-    Line() << "popcorn: POPCORN_MIGRATE: at=" << Name << ": no such function in the program";
+// Function Name's code on ISA Machine.  Where strip took the symbols, only
+// its start is known: its end is where its recorded calls end, which is
+// all a trigger needs (a thread meets it at a recorded call).
+void findAt(const ExecutableFile &Exe, const char *Name, uint16_t Machine, FunctionRange &Out) {
+  ExecutableFile::Lookup Found = Exe.findFunction(Name, Machine, Out);
+  if (Found != ExecutableFile::Lookup::Found) {
+    Line() << "popcorn: POPCORN_MIGRATE: at=" << Name
+           << (Found == ExecutableFile::Lookup::NoSymbols
+                   ? ": the program has no symbols (stripped); at= needs them"
+                   : ": no such function in the program");
     sys::exitGroup(2);
   }
+  IsaTables Tables(&__popcorn_metadata, Machine);
+  if (!Out.End && Tables.valid())
+    Out.End = Tables.recordedCallsEnd(Out.Start);
+}
+
+void readAt(const char *Name) {
+  ExecutableFile Exe;
+  findAt(Exe, Name, EmX86_64, Plan.At[0]);
+  findAt(Exe, Name, EmAArch64, Plan.At[1]);
   // A bounded function (no loop, and calls only to such functions) has no
   // migration point, nor any recorded call: entering it triggers nothing.
   const FunctionRange &Here = Plan.At[sys::Here == EmX86_64 ? 0 : 1];

@@ -3,6 +3,7 @@
 #include "popcorn/SharedBytes.h"
 #include "popcorn/StoredImage.h"
 #include "state/Inflate.h"
+#include "RegisterSet.h"
 #include "state/NodeList.h"
 #include "support/Report.h"
 #include <fcntl.h>
@@ -153,13 +154,13 @@ bool ExecutableFile::inflate(const Elf64_Shdr &Stored) const {
   return Ok;
 }
 
-bool ExecutableFile::findFunction(const char *Name, uint16_t Machine, FunctionRange &Out) const {
-  ImagePieces Image;
+ExecutableFile::Lookup ExecutableFile::findSymbol(const ImagePieces &Image, const char *Name,
+                                                  FunctionRange &Out) const {
   Elf64_Shdr Symbols, Strings;
   Elf64_Ehdr Header;
-  if (!image(Machine, Image) || !findSection(Image, ".symtab", Symbols) ||
-      !readHeader(Image, Header) || !sectionHeader(Image, Header, Symbols.sh_link, Strings))
-    return false;
+  if (!findSection(Image, ".symtab", Symbols) || !readHeader(Image, Header) ||
+      !sectionHeader(Image, Header, Symbols.sh_link, Strings))
+    return Lookup::NoSymbols;
   size_t Length = strlen(Name);
   uint64_t Count = Symbols.sh_size / sizeof(Elf64_Sym);
   for (uint64_t First = 0; First < Count; First += 64) {
@@ -167,7 +168,7 @@ bool ExecutableFile::findFunction(const char *Name, uint16_t Machine, FunctionRa
     uint64_t InBatch = Count - First < 64 ? Count - First : 64;
     if (!read(Image, Symbols.sh_offset + First * sizeof(Elf64_Sym), Batch,
               InBatch * sizeof(Elf64_Sym)))
-      return false;
+      return Lookup::NoSymbols;
     for (uint64_t I = 0; I < InBatch; I++) {
       const Elf64_Sym &S = Batch[I];
       char Candidate[256];
@@ -176,10 +177,29 @@ bool ExecutableFile::findFunction(const char *Name, uint16_t Machine, FunctionRa
           memcmp(Candidate, Name, Length + 1))
         continue;
       Out = {S.st_value, S.st_value + (S.st_size ? S.st_size : 1)};
-      return true;
+      return Lookup::Found;
     }
   }
-  return false;
+  return Lookup::NoSuchFunction;
+}
+
+ExecutableFile::Lookup ExecutableFile::findFunction(const char *Name, uint16_t Machine,
+                                                    FunctionRange &Out) const {
+  ImagePieces Image;
+  Lookup Result = image(Machine, Image) ? findSymbol(Image, Name, Out) : Lookup::NoSymbols;
+  if (Result != Lookup::NoSymbols)
+    return Result;
+  const uint16_t Machines[] = {EmX86_64, EmAArch64};
+  for (uint16_t Other : Machines) {
+    if (Other == Machine || !image(Other, Image))
+      continue;
+    Result = findSymbol(Image, Name, Out);
+    if (Result != Lookup::NoSymbols) {
+      Out.End = 0;
+      return Result;
+    }
+  }
+  return Lookup::NoSymbols;
 }
 
 int ExecutableFile::copyImage(uint16_t Machine) const {

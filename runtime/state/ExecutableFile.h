@@ -22,7 +22,7 @@
 namespace popcorn {
 
 struct FunctionRange {
-  uint64_t Start, End;
+  uint64_t Start, End; // End 0: not known
 };
 
 // Where one ISA's image is in the file, in order.
@@ -43,9 +43,13 @@ public:
   ExecutableFile(const ExecutableFile &) = delete;
   ExecutableFile &operator=(const ExecutableFile &) = delete;
 
+  enum class Lookup { Found, NoSuchFunction, NoSymbols };
+
   /// The code of function Name in the image of ISA Machine (the outer image
-  /// or one embedded in .popcorn.isa.<isa>).
-  bool findFunction(const char *Name, uint16_t Machine, FunctionRange &Out) const;
+  /// or one embedded in .popcorn.isa.<isa>), by that image's symbols.  When
+  /// strip has taken them (the outer image's), the start alone, by another
+  /// image's: a function starts at one address on every ISA.
+  Lookup findFunction(const char *Name, uint16_t Machine, FunctionRange &Out) const;
 
   /// A memory file holding the whole embedded image of ISA Machine; -1 if
   /// there is none or it cannot be read.
@@ -59,6 +63,7 @@ private:
                      Elf64_Shdr &S) const;
   bool findSection(const ImagePieces &Image, const char *Name, Elf64_Shdr &Out) const;
   bool inflate(const Elf64_Shdr &Stored) const;
+  Lookup findSymbol(const ImagePieces &Image, const char *Name, FunctionRange &Out) const;
   int Fd;
   // The stored image of the last compressed section read, inflated.
   mutable uint8_t *Inflated = nullptr;
