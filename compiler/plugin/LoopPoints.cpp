@@ -301,6 +301,9 @@ void stripMine(Function &F, const StripMine &S, const LoopPointContext &Ctx,
   Value *InChunk = L.CreateICmp(S.Continue, S.IV, L.CreateLoad(Ty, Stop), "popcorn.in.chunk");
   L.CreateCondBr(InChunk, S.Header, ChunkEnd);
   Br->eraseFromParent();
+  // Asked once a chunk, not on every iteration.
+  if (S.Exit->hasOneUse() && S.Exit->getParent() == S.Latch)
+    S.Exit->moveBefore(Original);
 
   IRBuilder<> R(Back);
   R.SetCurrentDebugLocation(Back->getDebugLoc());
