@@ -46,6 +46,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
@@ -170,10 +171,10 @@ private:
   }
 
   std::optional<StripMine> stripMine(Loop &L, uint32_t Period) {
-    BasicBlock *Latch = L.getLoopLatch(), *Preheader = L.getLoopPreheader();
+    BasicBlock *Latch = L.getLoopLatch();
     // The latch of an outer loop may lie in an inner one (which exits
     // straight to the outer header): it is rewritten for the inner.
-    if (!Latch || !Preheader || LI.getLoopFor(Latch) != &L)
+    if (!Latch || LI.getLoopFor(Latch) != &L)
       return std::nullopt;
     auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
     if (!Br || !Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1))
@@ -202,6 +203,12 @@ private:
                    (Up ? ICmpInst::isLT(Pred) || ICmpInst::isLE(Pred)
                        : ICmpInst::isGT(Pred) || ICmpInst::isGE(Pred));
     if (!Towards)
+      return std::nullopt;
+    // Unrolling leaves a loop entered from a block that may also skip it.
+    BasicBlock *Preheader = L.getLoopPreheader();
+    if (!Preheader)
+      Preheader = InsertPreheaderForLoop(&L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false);
+    if (!Preheader)
       return std::nullopt;
     SCEVExpander Expander(SE, Preheader->getModule()->getDataLayout(), "popcorn.strip");
     Instruction *At = Preheader->getTerminator();
