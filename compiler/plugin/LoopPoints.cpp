@@ -153,7 +153,13 @@ public:
     uint32_t Period = periodFor(Cost);
     LLVM_DEBUG(dbgs() << "popcorn: loop " << L.getName() << " costs " << Cost
                       << " per iteration, a point every " << Period << "\n");
-    if (std::optional<StripMine> S = stripMine(L, Period))
+    // A loop that makes calls pays for a chunk's two values across each of
+    // them (and a recursive function's loop is entered on every call): its
+    // countdown costs less.
+    std::optional<StripMine> S;
+    if (!makesUnboundedCalls(L))
+      S = stripMine(L, Period);
+    if (S)
       StripMines.push_back(*S);
     else
       Countdowns.push_back(countdown(L, Period));
@@ -164,6 +170,17 @@ public:
   SmallVector<Countdown, 4> Countdowns;
 
 private:
+  // A call to a function that is not bounded (BoundedFunctions.h): one that
+  // may reach a migration point, or of unknown length (libc).
+  bool makesUnboundedCalls(const Loop &L) const {
+    for (const BasicBlock *BB : L.blocks())
+      for (const Instruction &I : *BB)
+        if (const auto *Call = dyn_cast<CallBase>(&I))
+          if (!isa<IntrinsicInst>(Call) && !Ctx.Bounded.callIsBounded(*Call))
+            return true;
+    return false;
+  }
+
   static Countdown countdown(Loop &L, uint32_t Period) {
     Countdown C{&L, Period, {}};
     L.getLoopLatches(C.Latches);

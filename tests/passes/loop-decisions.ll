@@ -172,3 +172,29 @@ outer.latch:
 exit:
   ret i64 %s.inner
 }
+
+; A call with an entry point on some iterations only: a point is still
+; needed, and a countdown, not a chunk, whose stop and countdown would cross
+; the call (a recursive function's loop, entered on every call, would also
+; pay a chunk's set-up each time).
+; CHECK-LABEL: define void @sometimes_calls(
+; CHECK-NOT: popcorn.in.chunk
+; CHECK: %popcorn.countdown.next = sub i32
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+define void @sometimes_calls(i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %latch ]
+  %odd = trunc i64 %i to i1
+  br i1 %odd, label %call, label %latch
+call:
+  call void @has_entry_point()
+  br label %latch
+latch:
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
