@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # How long a migration request can wait: the longest stretch of executed
 # instructions between two migration points of a thread, on the
-# benchmarks, with loop points off (the default: points at function entry
-# only) and on (-fpopcorn-loop-period=N: also every N iterations of
-# every loop).  A request made during a stretch is taken at its end.
+# benchmarks, as built by default (points at function entry and, every so
+# many iterations, in the loops that could run long without one) and with
+# -fpopcorn-loop-period=N (every N iterations of every loop instead).  A
+# request made during a stretch is taken at its end.
 #
 #   bench/stretch.sh BUILD_DIR [--period N] [--only a,b,...]
 #   bench/stretch.sh --points IMAGE   the migration points of an x86-64 image
@@ -15,17 +16,18 @@
 # __popcorn_migration_pending, found in the disassembly; the runtime's
 # stores to it are not points).  Only the main
 # thread counts.  Sizes are smaller than run.sh's: qemu logging every block
-# runs about half a million instructions a second.  With loop points off, a
-# loop without calls is one stretch, which grows with the size; with them
-# on, stretches are bounded by the period.  The table goes to stdout and
-# BUILD_DIR/bench/stretch.txt.
+# runs about half a million instructions a second.  The default build's
+# longest stretch is also given in time: its instructions at the rate the
+# same image runs natively (its CPU time over its instructions, one run).
+# The table goes to stdout and BUILD_DIR/bench/stretch.txt.
 set -u
 
 usage() {
   cat >&2 <<'EOF'
 usage: bench/stretch.sh BUILD_DIR [--period N] [--only NAME,NAME,...]
        bench/stretch.sh --points IMAGE
-  --period N   loop points every N iterations in the "on" column (default 1000)
+  --period N   loop points every N iterations in the "on" column (default 1000;
+               0: no such column)
   --only       only these benchmarks
 Environment: QEMU (qemu-x86_64), OBJDUMP (llvm-objdump-19)
 EOF
@@ -106,7 +108,8 @@ strsearch 256
 "
 
 # Runs IMAGE ARG under qemu and prints "longest stretches total to from":
-# the longest stretch (instructions from one point's test to the next's),
+# the longest stretch (instructions from one point's test to the next's, or
+# to the exit),
 # how many stretches, the instructions of the main thread, and the
 # functions of the points that ended and began the longest.
 longest_stretch() { # points-file image arg
@@ -139,17 +142,45 @@ longest_stretch() { # points-file image arg
       count += length_of[pc] - pos
       total += length_of[pc]
     }
-    END { printf "%d %d %d %s %s\n", best, stretches, total, to, from }' "$fifo"
+    # The last stretch, from the last point to the exit, counts too (a
+    # whole qsort with a leaf comparator, in libc, which has no points).
+    END {
+      if (last != "" && count > best) { best = count; from = last; to = "exit" }
+      printf "%d %d %d %s %s\n", best, stretches, total, to, from
+    }' "$fifo"
   wait "$qemu" || { echo "stretch.sh: $2 $3 failed under $QEMU: $(tail -1 "$WORK/qemu.err")" >&2; return 1; }
+}
+
+# The columns of a mode whose program did not build or run.
+failed_columns() { # mode what
+  if [ "$1" = default ]; then
+    printf '%10s %8s %8s  %-30s' "$2" - - -
+  else
+    printf '%10s %8s  %-30s' "$2" - -
+  fi
+}
+
+# Microseconds a stretch of BEST instructions takes at the rate IMAGE ARG
+# runs natively: its CPU time (one run) over its TOTAL instructions.
+stretch_us() { # image arg best total
+  local TIMEFORMAT='%3U %3S' cpu
+  cpu=$( { time "$1" "$2" >/dev/null 2>&1; } 2>&1 ) || { echo -; return; }
+  echo "$cpu" | awk -v best="$3" -v total="$4" '{ printf "%.0f", ($1 + $2) * 1e6 * best / total }'
 }
 
 {
   echo "Longest stretch between two migration points of the main thread (instructions, x86-64 image under qemu)"
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')  source: $(git -C "$SRC_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "off: popcorn-clang -O2 (points at function entry); on: -fpopcorn-loop-period=$PERIOD"
+  if [ "$PERIOD" = 0 ]; then
+    echo "default: popcorn-clang -O2"
+  else
+    echo "default: popcorn-clang -O2; on: -fpopcorn-loop-period=$PERIOD"
+  fi
   echo
-  printf '%-10s %6s %9s | %10s %8s  %-30s | %10s %8s  %-30s\n' benchmark size "total" \
-    "off: max" stretches "ended in (began in)" "on: max" stretches "ended in (began in)"
+  printf '%-10s %6s %9s | %10s %8s %8s  %-30s' benchmark size "total" \
+    "max" "max us" stretches "ended in (began in)"
+  [ "$PERIOD" = 0 ] || printf ' | %10s %8s  %-30s' "on: max" stretches "ended in (began in)"
+  echo
   printf -- '-%.0s' $(seq 1 130); echo
 } | tee "$RESULTS"
 
@@ -160,24 +191,31 @@ echo "$BENCHMARKS" | while read -r name arg; do
   fi
   cols=
   total=-
-  for mode in off on; do
+  modes=default
+  [ "$PERIOD" = 0 ] || modes="default on"
+  for mode in $modes; do
     flags=-O2
     [ "$mode" = on ] && flags="-O2 -fpopcorn-loop-period=$PERIOD"
     exe=$WORK/$name.$mode
     # shellcheck disable=SC2086
     if ! "$POPCC" $flags "$SRC_DIR/$name.c" -o "$exe" -lm 2>"$WORK/$name.$mode.build.log" ||
        ! "$INSPECT" extract --isa x86_64 "$exe" "$exe.x86_64" >/dev/null; then
-      cols="$cols | $(printf '%10s %8s  %-30s' BUILD-FAIL - -)"
+      cols="$cols | $(failed_columns "$mode" BUILD-FAIL)"
       continue
     fi
     points "$exe.x86_64" >"$exe.points"
     if ! result=$(longest_stretch "$exe.points" "$exe.x86_64" "$arg"); then
-      cols="$cols | $(printf '%10s %8s  %-30s' RUN-FAIL - -)"
+      cols="$cols | $(failed_columns "$mode" RUN-FAIL)"
       continue
     fi
     read -r best count n to from <<<"$result"
-    [ "$mode" = off ] && total=$n
-    cols="$cols | $(printf '%10s %8s  %-30s' "$best" "$count" "$to ($from)")"
+    if [ "$mode" = default ]; then
+      total=$n
+      cols="$cols | $(printf '%10s %8s %8s  %-30s' "$best" "$(stretch_us "$exe.x86_64" "$arg" "$best" "$n")" \
+        "$count" "$to ($from)")"
+    else
+      cols="$cols | $(printf '%10s %8s  %-30s' "$best" "$count" "$to ($from)")"
+    fi
   done
   printf '%-10s %6s %9s%s\n' "$name" "$arg" "$total" "$cols" | tee -a "$RESULTS"
 done

@@ -254,8 +254,9 @@ Compiles C for every ISA at once (x86_64 and aarch64): each object and
 executable holds code for both, so that a thread can move between them.
 
 popcorn-clang's own options:
-  -fpopcorn-loop-period=N     also a migration point on every loop's back
-                              edge, taken every N iterations (default: off)
+  -fpopcorn-loop-period=N     a migration point on every loop's back edge,
+                              taken every N iterations (0: none; default: on
+                              the loops that could run long without one)
   -fpopcorn-nomigrate=f,g     no migration points in these functions
 
 Refused, with the reason: options for one ISA (-m..., -march=, --target=,

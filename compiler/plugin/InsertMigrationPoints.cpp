@@ -22,11 +22,12 @@
 // taken at its caller's next point (in an interpreter's handlers or a qsort
 // comparator, the test would cost a third of the function).
 //
-// With -popcorn-loop-period=N (popcorn-clang -fpopcorn-loop-period=N) every
-// loop also gets a point on its back edges, tested once every N back edges
-// the invocation takes (in any of its loops): a countdown in a register, so
-// a long loop nest without calls is left within N iterations at the cost of
-// a decrement and a branch per iteration.
+// Loops that could run long without reaching a point get one on their back
+// edge, taken every so many iterations (LoopPoints.h): a request is taken
+// within about LoopStretchBudget instructions, with no flag.  With
+// -popcorn-loop-period=N (popcorn-clang -fpopcorn-loop-period=N) every loop
+// gets one instead, tested once every N back edges the invocation takes (in
+// any of its loops); with N = 0, none does.
 //
 // Runs after inlining: a migration point inlined into a caller would be
 // there twice.
@@ -34,10 +35,10 @@
 //===----------------------------------------------------------------------===//
 #include "InsertMigrationPoints.h"
 #include "BoundedFunctions.h"
+#include "LoopPoints.h"
 #include "Migratable.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/IR/CFG.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -46,7 +47,6 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
-#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 #define DEBUG_TYPE "popcorn-migration-points"
 
@@ -79,37 +79,27 @@ struct MigrationPointBuilder {
   }
 };
 
-// Every Period-th back edge the function takes, in any of its loops, the
-// migration point runs.  One countdown for the whole invocation, not one per
-// loop: an inner loop of fewer than Period iterations, restarted by its outer
-// loop, would never reach its test (a Mandelbrot set's escape loop, 15
-// million instructions without a test).  The countdown is a local variable
-// that mem2reg makes phis of.
-static void insertOnBackEdges(Function &F, ArrayRef<BasicBlock *> Latches, unsigned Period,
-                              MigrationPointBuilder &Builder) {
-  BasicBlock &Entry = F.getEntryBlock();
-  IRBuilder<> E(&Entry, Entry.getFirstInsertionPt());
-  AllocaInst *Countdown = E.CreateAlloca(E.getInt32Ty(), nullptr, "popcorn.countdown");
-  E.CreateStore(E.getInt32(Period), Countdown);
-  for (BasicBlock *Latch : Latches) {
-    IRBuilder<> B(Latch->getTerminator());
-    Value *Left = B.CreateSub(B.CreateLoad(B.getInt32Ty(), Countdown), B.getInt32(1),
-                              "popcorn.countdown.next");
-    B.CreateStore(Left, Countdown);
-    Value *Due = B.CreateICmpEQ(Left, B.getInt32(0));
-    Instruction *Test =
-        SplitBlockAndInsertIfThen(Due, Latch->getTerminator(), false, Builder.Unlikely);
-    Builder.insertBefore(Test);
-    new StoreInst(B.getInt32(Period), Countdown, Test->getIterator());
-  }
-  DominatorTree DT(F);
-  PromoteMemToReg({Countdown}, DT);
-}
 } // namespace
 
 static cl::opt<unsigned> LoopPeriod(
     "popcorn-loop-period", cl::init(0),
-    cl::desc("Test for a pending migration every N iterations of each loop (0: never)"));
+    cl::desc("Test for a pending migration every N iterations of each loop (0: never; "
+             "default: in the loops that need it, at a period of the compiler's)"));
+
+// The loop points of F; false if it has none.
+static bool addLoopPoints(Function &F, FunctionAnalysisManager &FAM,
+                          const LoopPointContext &Ctx) {
+  LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
+  if (LI.empty())
+    return false;
+  if (LoopPeriod.getNumOccurrences()) {
+    if (LoopPeriod)
+      countAllBackEdges(F, LI, LoopPeriod, Ctx);
+    return LoopPeriod != 0;
+  }
+  return insertLoopPoints(F, LI, FAM.getResult<ScalarEvolutionAnalysis>(F),
+                          FAM.getResult<DominatorTreeAnalysis>(F), Ctx) != 0;
+}
 
 PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManager &MAM) {
   LLVMContext &Ctx = M.getContext();
@@ -127,6 +117,10 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
                                 MDBuilder(Ctx).createBranchWeights(1, 1u << 20)};
 
   BoundedFunctions Bounded(M);
+  auto HasEntryPoint = [&](const Function &F) { return isMigratable(F) && !Bounded.contains(F); };
+  auto InsertPoint = [&](Instruction *Where) { Builder.insertBefore(Where); };
+  LoopPointContext Loops{Bounded, HasEntryPoint, InsertPoint};
+  auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = false;
   for (Function &F : M) {
     if (!isMigratable(F))
@@ -136,25 +130,14 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
                         << "\n");
       continue;
     }
-    // The loops' latches, found before any block is split.
-    SmallSetVector<BasicBlock *, 4> Latches;
-    if (LoopPeriod) {
-      auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-      for (Loop *L : FAM.getResult<LoopAnalysis>(F).getLoopsInPreorder()) {
-        SmallVector<BasicBlock *, 2> OfLoop;
-        L->getLoopLatches(OfLoop);
-        Latches.insert(OfLoop.begin(), OfLoop.end());
-      }
-    }
-    if (!Latches.empty())
-      insertOnBackEdges(F, Latches.getArrayRef(), LoopPeriod, Builder);
+    bool LoopPoints = addLoopPoints(F, FAM, Loops);
     // Past the static allocas, which must stay in the entry block.
     BasicBlock::iterator Entry = F.getEntryBlock().getFirstInsertionPt();
     while (isa<AllocaInst>(*Entry))
       ++Entry;
     Builder.insertBefore(&*Entry);
-    LLVM_DEBUG(dbgs() << "popcorn: a migration point and " << Latches.size()
-                      << " loop latches in " << F.getName() << "\n");
+    LLVM_DEBUG(dbgs() << "popcorn: a migration point" << (LoopPoints ? " and loop points" : "")
+                      << " in " << F.getName() << "\n");
     Changed = true;
   }
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();

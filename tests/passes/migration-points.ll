@@ -40,13 +40,15 @@ define i32 @leaf(i32 %a) {
   ret i32 %b
 }
 
-; A leaf with a loop may run for long: the entry point only (a return is a
-; bounded number of instructions after the loop).
+; A leaf with a loop may run for long: the entry point, and one its loop
+; reaches every so many iterations (loop-decisions.ll); none at the return.
 ; CHECK-LABEL: define i32 @looping_leaf(
 ; CHECK: load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
-; CHECK-NOT: __popcorn_migration
 ; CHECK: ret i32
+; CHECK: popcorn.chunk.next:
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: __popcorn_migration
 define i32 @looping_leaf(i32 %n) {
 entry:
   br label %loop

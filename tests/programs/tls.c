@@ -1,4 +1,7 @@
 // POPCORN-MIGRATE-NODES: 1,0, few points: most run while other threads do, and the main thread moves only alone
+// POPCORN-MIGRATE-RANDOM: 1
+/* (The workers' loops have points of their own, where the main thread
+ * cannot move: each of the main thread's few points moves it.) */
 /* __thread variables with pthreads: every thread counts in its own copy,
  * and in a global protected by a mutex. */
 #include <pthread.h>

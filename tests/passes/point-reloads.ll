@@ -1,0 +1,53 @@
+; Values that cross only a migration point's slow path (a loop point's, in
+; a hot loop) are read back right after it, however many there are: read
+; where they are used, they would be loaded on every iteration.  Six values
+; defined before the loop are used in it; only four homes of values used in
+; loops are read back after calls in general.
+target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
+target triple = "aarch64-unknown-linux-musl"
+
+@__popcorn_migration_pending = external global i32
+
+declare preserve_allcc void @__popcorn_migration_point()
+
+; CHECK-LABEL: define i64 @six_invariants(
+; CHECK: loop:
+; CHECK-NOT: = load
+; CHECK: br i1 %due, label %point, label %latch
+; CHECK: call preserve_allcc void @__popcorn_migration_point() {{.*}}"deopt"(
+; CHECK: %a.reload = load i64, ptr %a.home
+; CHECK: %f.reload = load i64, ptr %f.home
+; CHECK: latch:
+; CHECK-NOT: = load
+; CHECK: ret i64
+define i64 @six_invariants(i64 %x, i64 %n) {
+entry:
+  %a = mul i64 %x, 3
+  %b = mul i64 %x, 5
+  %c = mul i64 %x, 7
+  %d = mul i64 %x, 11
+  %e = mul i64 %x, 13
+  %f = mul i64 %x, 17
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %latch ]
+  %s = phi i64 [ 0, %entry ], [ %s6, %latch ]
+  %s1 = add i64 %s, %a
+  %s2 = xor i64 %s1, %b
+  %s3 = add i64 %s2, %c
+  %s4 = xor i64 %s3, %d
+  %s5 = add i64 %s4, %e
+  %s6 = xor i64 %s5, %f
+  %i.next = add i64 %i, 1
+  %low = and i64 %i.next, 4095
+  %due = icmp eq i64 %low, 0
+  br i1 %due, label %point, label %latch
+point:
+  call preserve_allcc void @__popcorn_migration_point()
+  br label %latch
+latch:
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i64 %s6
+}
