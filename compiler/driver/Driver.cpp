@@ -314,7 +314,8 @@ int runDriver(const CommandLine &CL, const Toolchain &TC) {
   Executor Exec(CL.Verbose, CL.DryRun);
   if (CL.Phase == FinalPhase::Preprocess) {
     std::vector<std::string> Cmd = frontendCommand(CL, TC);
-    Cmd.push_back("-E");
+    // The optimization level is a macro too (__OPTIMIZE__): as when compiling.
+    Cmd.insert(Cmd.end(), {"-O" + CL.OptLevel, "-E"});
     if (!CL.Output.empty())
       Cmd.insert(Cmd.end(), {"-o", CL.Output});
     std::string Language;
