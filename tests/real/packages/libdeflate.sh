@@ -1,4 +1,5 @@
-# libdeflate 1.14: its Makefile builds libdeflate.a, the gzip program and
+# libdeflate 1.14: its Makefile builds libdeflate.a (DISABLE_SHARED: popcorn
+# programs are static executables), the gzip program and
 # the test programs, which link zlib: Debian's zlib source is built first
 # with the same compiler.  Its own tests: what scripts/check.sh runs (make
 # check), each command one test: benchmark's round trips over the
@@ -10,7 +11,7 @@ pkg_programs="gzip"
 pkg_build() {
 	zlib_tarball=$(fetch_source zlib) && unpack "$zlib_tarball" ../zlib &&
 		(cd ../zlib && ./configure --static && make -j"$JOBS" libz.a) &&
-		make -j"$JOBS" CPPFLAGS=-I../zlib LDFLAGS=-L../zlib all test_programs
+		make -j"$JOBS" DISABLE_SHARED=1 CPPFLAGS=-I../zlib LDFLAGS=-L../zlib all test_programs
 }
 
 pkg_check() {
