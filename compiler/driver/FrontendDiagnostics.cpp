@@ -135,21 +135,10 @@ static std::optional<IsaTest> isaTest(StringRef Condition, unsigned Line) {
   return std::nullopt;
 }
 
-// If line Line of Path is an #error directive inside a conditional whose
-// conditions so far (#if, #ifdef, #elif...) test an ISA's macro, that test:
-// the #error is there because popcorn-clang defines none.
-static std::optional<IsaTest> isaTestAround(StringRef Path, unsigned Line) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
-  if (!Text)
-    return std::nullopt;
-  SmallVector<StringRef, 256> Lines;
-  (*Text)->getBuffer().split(Lines, '\n');
-  if (Line == 0 || Line > Lines.size())
-    return std::nullopt;
-  std::optional<std::pair<StringRef, StringRef>> Error = directive(Lines[Line - 1]);
-  if (!Error || Error->first != "error")
-    return std::nullopt;
-  SmallVector<std::optional<IsaTest>, 8> Open; // per enclosing conditional
+// The ISA test of the conditionals open at line Line (counted from 1):
+// the first that tests an ISA's macro in any of its conditions so far.
+static std::optional<IsaTest> enclosingIsaTest(ArrayRef<StringRef> Lines, unsigned Line) {
+  SmallVector<std::optional<IsaTest>, 8> Open; // per open conditional
   for (unsigned I = 0; I + 1 < Line; ++I) {
     unsigned First = I + 1;
     std::string Logical = Lines[I].rtrim("\r").str();
@@ -171,6 +160,23 @@ static std::optional<IsaTest> isaTestAround(StringRef Path, unsigned Line) {
     if (Test)
       return Test;
   return std::nullopt;
+}
+
+// If line Line of Path is an #error directive that an ISA test encloses,
+// that test: the #error is reached because popcorn-clang defines no ISA's
+// macros.
+static std::optional<IsaTest> isaTestAround(StringRef Path, unsigned Line) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
+  if (!Text)
+    return std::nullopt;
+  SmallVector<StringRef, 256> Lines;
+  (*Text)->getBuffer().split(Lines, '\n');
+  if (Line == 0 || Line > Lines.size())
+    return std::nullopt;
+  std::optional<std::pair<StringRef, StringRef>> Directive = directive(Lines[Line - 1]);
+  if (!Directive || Directive->first != "error")
+    return std::nullopt;
+  return enclosingIsaTest(Lines, Line);
 }
 
 // The note after an #error that an ISA test led to: popcorn-clang's choice,
