@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "Driver.h"
 #include "FrontendDiagnostics.h"
+#include "IsaMacros.h"
 #include "popcorn/Isa.h"
 #include "popcorn/ToolConfig.h"
 #include "llvm/ADT/SmallString.h"
@@ -103,7 +104,9 @@ private:
 // The front end sees only portable headers: ours first (stdarg.h, and the
 // ISA-specific intrinsic headers replaced by errors), then musl's, then
 // clang's own for what musl lacks (stdatomic.h).  It always targets the
-// canonical ISA.  A preprocessed source (.i) gets no include directories:
+// canonical ISA, but presents none to the preprocessor (IsaMacros.h).
+// The user's options come after ours, so that their -D and -U hold.
+// A preprocessed source (.i) gets no include directories and no -U:
 // clang would warn that they are unused, an error with -Werror (configure
 // scripts and makefiles compile .i files with the user's warning flags).
 static std::vector<std::string> frontendCommand(const CommandLine &CL, const Toolchain &TC,
@@ -113,13 +116,16 @@ static std::vector<std::string> frontendCommand(const CommandLine &CL, const Too
       "--target=" + std::string(CanonicalIrIsa.Triple),
       "-nostdinc",
   };
-  if (!Preprocessed)
+  if (!Preprocessed) {
     Cmd.insert(Cmd.end(),
                {"-isystem", TC.LibDir + "/include",
                 "-isystem", TC.LibDir + "/" + std::string(CanonicalIrIsa.Name) + "/include",
                 "-isystem", TC.ResourceDir + "/include"});
+    for (const char *Macro : isaMacros())
+      Cmd.push_back("-U" + std::string(Macro));
+  }
+  Cmd.push_back("-D__popcorn__=1");
   Cmd.insert(Cmd.end(), {
-      "-D__popcorn__=1",
       "-ffunction-sections", "-fdata-sections", "-fno-common",
       "-fno-pic", "-fno-pie",
       // Fused multiply-add exists on aarch64 and not on generic x86-64:
@@ -315,7 +321,8 @@ int runDriver(const CommandLine &CL, const Toolchain &TC) {
   Executor Exec(CL.Verbose, CL.DryRun);
   if (CL.Phase == FinalPhase::Preprocess) {
     std::vector<std::string> Cmd = frontendCommand(CL, TC);
-    Cmd.push_back("-E");
+    // The optimization level is a macro too (__OPTIMIZE__): as when compiling.
+    Cmd.insert(Cmd.end(), {"-O" + CL.OptLevel, "-E"});
     if (!CL.Output.empty())
       Cmd.insert(Cmd.end(), {"-o", CL.Output});
     std::string Language;

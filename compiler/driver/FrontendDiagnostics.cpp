@@ -1,8 +1,11 @@
 //===- FrontendDiagnostics.cpp - clang's refusals in popcorn's words ------===//
 #include "FrontendDiagnostics.h"
+#include "IsaMacros.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
 #include <optional>
 
@@ -102,6 +105,96 @@ static std::optional<std::string> popcornMessage(StringRef Message) {
   return hostHeaderMessage(Message);
 }
 
+// The preprocessing directive of a line ("if", "error", ...) and what
+// follows its name.
+static std::optional<std::pair<StringRef, StringRef>> directive(StringRef Line) {
+  Line = Line.ltrim();
+  if (!Line.consume_front("#"))
+    return std::nullopt;
+  Line = Line.ltrim();
+  size_t End = std::min(Line.find_first_not_of("abcdefghijklmnopqrstuvwxyz"), Line.size());
+  return std::make_pair(Line.take_front(End), Line.drop_front(End));
+}
+
+namespace {
+struct IsaTest {
+  std::string Macro;
+  unsigned Line;
+};
+} // namespace
+
+// The first ISA macro a condition names (isaMacros(), IsaMacros.h).
+static std::optional<IsaTest> isaTest(StringRef Condition, unsigned Line) {
+  while (!Condition.empty()) {
+    Condition = Condition.drop_until([](char C) { return isAlpha(C) || C == '_'; });
+    StringRef Name = Condition.take_while([](char C) { return isAlnum(C) || C == '_'; });
+    if (namesIsa(Name))
+      return IsaTest{Name.str(), Line};
+    Condition = Condition.drop_front(Name.size());
+  }
+  return std::nullopt;
+}
+
+// The ISA test of the conditionals open at line Line (counted from 1):
+// the first that tests an ISA's macro in any of its conditions so far.
+static std::optional<IsaTest> enclosingIsaTest(ArrayRef<StringRef> Lines, unsigned Line) {
+  SmallVector<std::optional<IsaTest>, 8> Open; // per open conditional
+  for (unsigned I = 0; I + 1 < Line; ++I) {
+    unsigned First = I + 1;
+    std::string Logical = Lines[I].rtrim("\r").str();
+    while (StringRef(Logical).ends_with("\\") && I + 2 < Line) {
+      Logical.pop_back();
+      Logical += Lines[++I].rtrim("\r");
+    }
+    std::optional<std::pair<StringRef, StringRef>> D = directive(Logical);
+    if (!D)
+      continue;
+    if (D->first.starts_with("if"))
+      Open.push_back(isaTest(D->second, First));
+    else if (D->first.starts_with("elif") && !Open.empty() && !Open.back())
+      Open.back() = isaTest(D->second, First);
+    else if (D->first == "endif" && !Open.empty())
+      Open.pop_back();
+  }
+  for (const std::optional<IsaTest> &Test : Open)
+    if (Test)
+      return Test;
+  return std::nullopt;
+}
+
+// If line Line of Path is an #error directive that an ISA test encloses,
+// that test: the #error is reached because popcorn-clang defines no ISA's
+// macros.
+static std::optional<IsaTest> isaTestAround(StringRef Path, unsigned Line) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Path);
+  if (!Text)
+    return std::nullopt;
+  SmallVector<StringRef, 256> Lines;
+  (*Text)->getBuffer().split(Lines, '\n');
+  if (Line == 0 || Line > Lines.size())
+    return std::nullopt;
+  std::optional<std::pair<StringRef, StringRef>> Directive = directive(Lines[Line - 1]);
+  if (!Directive || Directive->first != "error")
+    return std::nullopt;
+  return enclosingIsaTest(Lines, Line);
+}
+
+// The note after an #error that an ISA test led to: popcorn-clang's choice,
+// and what to test instead.
+static std::optional<std::string> isaNote(const Diagnostic &Error) {
+  auto [Path, LineText] = StringRef(Error.Where).rsplit(':');
+  unsigned Line = 0;
+  if (LineText.getAsInteger(10, Line))
+    return std::nullopt;
+  std::optional<IsaTest> Test = isaTestAround(Path, Line);
+  if (!Test)
+    return std::nullopt;
+  return Error.Where + ": note: popcorn-clang defines no ISA's macros, so " + Test->Macro +
+         " (tested at line " + std::to_string(Test->Line) +
+         ") is not defined: the program runs on every ISA; test __LP64__, __SIZEOF_POINTER__ "
+         "or __BYTE_ORDER__ instead, or take the code's portable path\n";
+}
+
 // "N errors generated.", or "M warnings and N errors generated.", less Dropped.
 static std::string withFewerErrors(StringRef Line, unsigned Dropped) {
   static const Regex Summary("([0-9]+) errors? generated\\.");
@@ -133,12 +226,17 @@ std::string rewriteFrontendDiagnostics(StringRef Text) {
   StringSet<> AssemblyLines; // FILE:LINE already refused for its assembly
   unsigned Dropped = 0;
   bool Dropping = false; // the lines of a dropped diagnostic's excerpt
+  std::string Note;       // for after the excerpt of the error before
   for (size_t I = 0; I < Lines.size(); ++I) {
     StringRef Line = Lines[I];
     std::string Plain = withoutColors(Line);
     if (Dropping && StringRef(Plain).starts_with(" "))
       continue;
     Dropping = false;
+    if (!StringRef(Plain).starts_with(" ")) {
+      Out += Note;
+      Note.clear();
+    }
     std::string Rewritten = withFewerErrors(Line, Dropped);
     if (std::optional<Diagnostic> Error = parseError(Plain)) {
       if (std::optional<std::string> Message = popcornMessage(Error->Message)) {
@@ -150,13 +248,15 @@ std::string rewriteFrontendDiagnostics(StringRef Text) {
           continue;
         }
         Rewritten = replaceMessage(Line, Error->Message, *Message);
+      } else if (std::optional<std::string> IsaNote = isaNote(*Error)) {
+        Note = *IsaNote;
       }
     }
     Out += Rewritten;
     if (I + 1 < Lines.size())
       Out += '\n';
   }
-  return Out;
+  return Out + Note;
 }
 
 } // namespace popcorn

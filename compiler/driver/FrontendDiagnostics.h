@@ -15,7 +15,11 @@
 //                   machine's (/usr/include), not popcorn's.
 //
 // rewriteFrontendDiagnostics() rewords those in clang's own output, keeping
-// file, line, column and the source excerpt.
+// file, line, column and the source excerpt.  It also explains an #error
+// that code reaches because popcorn-clang defines no ISA's macros (an
+// #if/#elif chain over __x86_64__, __aarch64__, ... whose last branch
+// stops the compile): a note after the error names the macro tested and
+// what to test instead.
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_DRIVER_FRONTENDDIAGNOSTICS_H
@@ -28,7 +32,8 @@ namespace popcorn {
 
 /// Text, what the front end wrote on stderr (clang's text diagnostics,
 /// colored or not), with popcorn's message for each construct popcorn
-/// refuses, and one message only for one line's assembly.
+/// refuses, one message only for one line's assembly, and a note after an
+/// #error that an ISA's macro led to.
 std::string rewriteFrontendDiagnostics(llvm::StringRef Text);
 
 } // namespace popcorn

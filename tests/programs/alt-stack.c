@@ -25,11 +25,12 @@ static volatile int overflows;
 static volatile uintptr_t context_sp, context_fault;
 
 /* The interrupted code's stack pointer and fault address, as the program
- * reads them on its ISA (popcorn-clang compiles for aarch64's layout). */
+ * reads them on its ISA.  popcorn-clang defines no ISA's macros; its
+ * ucontext_t is aarch64's on every ISA (the C ABI is aarch64's). */
 static void note_context(void *context)
 {
 	ucontext_t *uc = context;
-#if defined(__aarch64__)
+#if defined(__aarch64__) || defined(__popcorn__)
 	context_sp = uc->uc_mcontext.sp;
 	context_fault = uc->uc_mcontext.fault_address;
 #else

@@ -38,7 +38,7 @@ if [ -z "${POPCORN_REAL_DEFAULT_SIGNALS:-}" ]; then
 	POPCORN_REAL_DEFAULT_SIGNALS=1 exec env --default-signal=INT,QUIT "$0" "$@"
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3 bzip2 zlib"
+all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3 bzip2 zlib xxhash libdeflate lz4"
 
 usage() {
 	echo "usage: $0 BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N] [--musl-baseline]" \
@@ -113,10 +113,14 @@ build_flavor() {
 	# popcorn-clang compiles C for aarch64's C ABI on every ISA (the
 	# canonical IR is aarch64's), so an autoconf host is aarch64: guessed
 	# from this machine, x86_64, gnulib decides the C ABI is i386 (its
-	# config.h then defines __i386__ and picks x87 code).  Configure finds
-	# that the programs run here, so it does not cross-compile.
+	# config.h then defines __i386__ and picks x87 code).  gnulib's check
+	# of that ABI (m4) looks for __aarch64__, which popcorn-clang does not
+	# define, and would decide on 32-bit arm: it is told the answer.
+	# Configure finds that the programs run here, so it does not
+	# cross-compile.
 	CONFIGURE_HOST=
-	[ "$1" != popcorn ] || CONFIGURE_HOST=--host=aarch64-unknown-linux-musl
+	[ "$1" != popcorn ] ||
+		CONFIGURE_HOST="--host=aarch64-unknown-linux-musl gl_cv_host_cpu_c_abi=arm64"
 	export CC CFLAGS CONFIGURE_HOST
 	start=$(now)
 	if (cd "$out/src" && pkg_build) >"$out/build.log" 2>&1; then
