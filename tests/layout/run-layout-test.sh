@@ -48,10 +48,15 @@ head -c 40 prog >truncated-header
 expect_refusal truncated-header
 : >empty
 expect_refusal empty
-# Overwrite the embedded aarch64 image's ELF magic: the second 64-bit
-# little-endian ELF header in the file (the runtime's data holds the bare
-# magic too).
-offset=$(grep -abo "$(printf '\177ELF\002\001\001')" prog | sed -n 2p | cut -d: -f1)
+# Overwrite the stored aarch64 image's magic (popcorn/StoredImage.h: the
+# image is compressed behind it): what is left is neither a compressed
+# image nor an ELF file.
+readelf=$(command -v llvm-readelf-19 || command -v llvm-readelf)
+offset=$("$readelf" -S -W prog | awk '$2 == ".popcorn.isa.aarch64" { print $5 } $3 == ".popcorn.isa.aarch64" { print $6 }')
+[ -n "$offset" ] || { echo "FAIL: no section .popcorn.isa.aarch64 in prog"; exit 1; }
+offset=$((0x$offset))
+[ "$(dd if=prog bs=1 skip="$offset" count=8 2>/dev/null)" = popzlib1 ] ||
+	{ echo "FAIL: the aarch64 image is not stored compressed"; exit 1; }
 cp prog corrupt-image
 printf 'XXXX' | dd of=corrupt-image bs=1 seek="$offset" conv=notrunc 2>/dev/null
 expect_refusal corrupt-image

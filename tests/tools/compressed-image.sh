@@ -52,8 +52,11 @@ cmp -s native.out moved.out || failed "the migrating run printed other output"
 grep -q 'to node 1' moved.err || failed "the run never moved to node 1: $(cat moved.err)"
 
 # Damage one byte in the middle of the stream (past the 24-byte header).
-offset=$(LC_ALL=C grep -obUa popzlib1 sum | head -1 | cut -d: -f1)
-[ -n "$offset" ] || failed "the magic is not in the file"
+readelf=$(command -v llvm-readelf-19 || command -v llvm-readelf)
+offset=$("$readelf" -S -W sum | awk '$2 == ".popcorn.isa.aarch64" { print $5 } $3 == ".popcorn.isa.aarch64" { print $6 }')
+[ -n "$offset" ] || failed "no section .popcorn.isa.aarch64"
+offset=$((0x$offset))
+[ "$(dd if=sum bs=1 skip="$offset" count=8 2>/dev/null)" = popzlib1 ] || failed "no magic where the section starts"
 cp sum damaged
 at=$((offset + 24 + $(wc -c <stored.bin) / 2))
 printf '\377' | dd of=damaged bs=1 seek="$at" conv=notrunc 2>/dev/null
