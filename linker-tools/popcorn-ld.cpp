@@ -114,8 +114,15 @@ static Options parseOptions(int Argc, char **Argv) {
       Opts.Strip = true;
     else if (Arg == "--keep-temps")
       Opts.KeepTemps = true;
-    else if (Arg.consume_front("--lld-arg="))
-      Opts.LldArgs.push_back(Arg.str());
+    else if (Arg.consume_front("--lld-arg=")) {
+      // Symbols go in the last step only (-s): the metadata finds the
+      // thread bases by name, so a link that stripped them (LDFLAGS=-Wl,-s)
+      // would give a program that can never move.
+      if (Arg == "-s" || Arg == "--strip-all" || Arg == "-strip-all")
+        Opts.Strip = true;
+      else
+        Opts.LldArgs.push_back(Arg.str());
+    }
     else if (Arg.consume_front("-L"))
       Opts.LibraryDirs.push_back(Arg.str());
     else if (Arg.consume_front("-l"))

@@ -2,7 +2,8 @@
 # A multi-ISA program survives what packagers do to executables: GNU strip,
 # strip --strip-debug, a separate debug file (objcopy --only-keep-debug,
 # strip, objcopy --add-gnu-debuglink), the same with LLVM's tools, and
-# popcorn-clang -s.  Each stripped program moves to aarch64 (node 1, under
+# popcorn-clang -s, and the linker told to strip (-Wl,-s, -Xlinker
+# --strip-all: common LDFLAGS).  Each stripped program moves to aarch64 (node 1, under
 # qemu) and back many times and prints what a native build prints; where
 # the symbols went, at= still finds its function (by the aarch64 image's),
 # and with none left it says so.
@@ -25,6 +26,8 @@ fail() {
 run native ./native
 "$bin/popcorn-clang" -O2 -g "$src" -o prog || fail "popcorn-clang -O2 -g"
 "$bin/popcorn-clang" -O2 -s "$src" -o prog-s || fail "popcorn-clang -O2 -s"
+"$bin/popcorn-clang" -O2 -Wl,-s "$src" -o prog-wl-s || fail "popcorn-clang -O2 -Wl,-s"
+"$bin/popcorn-clang" -O2 -Xlinker --strip-all "$src" -o prog-xlinker || fail "popcorn-clang -O2 -Xlinker --strip-all"
 
 # How each copy of prog is stripped (one command line per copy, run in
 # its directory).
@@ -72,9 +75,11 @@ while IFS= read -r way; do
 	moves "way$i.at" "$stripped" 1 'at=round_of;nodes=1'
 done <ways
 
-echo "--- popcorn-clang -s"
-readelf -S prog-s | grep -q '\.symtab' && fail "popcorn-clang -s left the symbol table"
-moves s ./prog-s 4 'every=3;nodes=1,0'
+echo "--- popcorn-clang -s, -Wl,-s, -Xlinker --strip-all"
+for s in s wl-s xlinker; do
+	readelf -S prog-$s | grep -q '\.symtab' && fail "prog-$s kept the symbol table"
+	moves $s ./prog-$s 4 'every=3;nodes=1,0'
+done
 status=0
 POPCORN_MIGRATE='at=round_of' ./prog-s >/dev/null 2>at.err || status=$?
 if [ "$status" -ne 2 ] || ! grep -q 'at=round_of: the program has no symbols' at.err; then
