@@ -65,5 +65,5 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
   reserveArena();
   if (!readNodeTable(Envp))
     sys::exitGroup(2);
-  openControlSocket(Envp);
+  awaitControlRequests(Envp);
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "migration/Triggers.h"
+#include "control/ControlSocket.h"
 #include "migration/Thread.h"
 #include "signals/SignalState.h"
 #include "signals/Steering.h"
@@ -23,7 +24,6 @@
 
 extern "C" {
 extern int __popcorn_migration_pending;
-void popcorn_signal_return(void);
 }
 
 namespace popcorn {
@@ -78,17 +78,16 @@ void onSignal(int) {
 }
 
 // The thread meets the signal at its next point, as Popcorn's does.  The
-// shell's SIGRTMIN (glibc's, 34) asks too: `kill -RTMIN PID` would
-// otherwise end the program (musl's SIGRTMIN is 35; it keeps 34 for
-// __synccall, which puts this action back when done).
+// shell's SIGRTMIN (glibc's, 34) asks too, for `kill -RTMIN PID` (musl's
+// SIGRTMIN is 35; it keeps 34 for __synccall, which puts the runtime's
+// action back when done).
 void installSignalTrigger() {
   struct sigaction Action = {};
   Action.sa_handler = onSignal;
   Action.sa_flags = SA_RESTART;
   sigaction(SIGRTMIN, &Action, nullptr);
-  KernelSigaction Shell = {uint64_t(onSignal), SaRestart | SaRestorer,
-                           uint64_t(popcorn_signal_return), 0};
-  sys::call6(sys::RtSigaction, ShellSteeringSignal, long(&Shell), 0, 8);
+  // The shell's is also popcorn-ctl's (ControlSocket.h), whose action it is.
+  setShellSignalTrigger(onSignal);
 }
 
 void armTimer(uint64_t Nanoseconds, bool Repeat) {
