@@ -14,6 +14,7 @@
 #include "state/ExecutableFile.h"
 #include "state/NodeState.h"
 #include "state/ScheduleSettings.h"
+#include "state/Settings.h"
 #include "support/AddressMap.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
@@ -124,15 +125,16 @@ void readAt(const char *Name) {
 }
 
 // Popcorn's X86_64_MIGRATE_START and X86_64_MIGRATE_END, for one ISA.
-void readRange(const char *StartName, const char *EndName, CodeRange &Out) {
-  const char *Start = getenv(StartName), *End = getenv(EndName);
+void readRange(Setting StartName, Setting EndName, CodeRange &Out) {
+  const char *Start = setting(StartName), *End = setting(EndName);
   if (!Start && !End)
     return;
   char *StartEnd = nullptr, *EndEnd = nullptr;
   Out.Start = Start ? strtoull(Start, &StartEnd, 16) : 0;
   Out.End = End ? strtoull(End, &EndEnd, 16) : 0;
   if (!Start || !End || *StartEnd || *EndEnd || Out.Start >= Out.End)
-    malformed(StartName, "needs both ends of a code range, in hexadecimal, start below end");
+    malformed(settingName(StartName),
+              "needs both ends of a code range, in hexadecimal, start below end");
   Plan.Set = true;
 }
 
@@ -183,7 +185,7 @@ void defaultCycle() {
 } // namespace
 
 void readSchedule(ScheduleSettings &Out) {
-  const char *Schedule = getenv("POPCORN_MIGRATE");
+  const char *Schedule = setting(Setting::Migrate);
   char Reason[300];
   TextBuffer Why(Reason, sizeof Reason);
   if (!readSchedule(Schedule ? Schedule : "", existingNodes(), Out, Why))
@@ -191,8 +193,8 @@ void readSchedule(ScheduleSettings &Out) {
 }
 
 bool readTriggers() {
-  readRange("X86_64_MIGRATE_START", "X86_64_MIGRATE_END", Plan.Ranges[0]);
-  readRange("AARCH64_MIGRATE_START", "AARCH64_MIGRATE_END", Plan.Ranges[1]);
+  readRange(Setting::X86_64MigrateStart, Setting::X86_64MigrateEnd, Plan.Ranges[0]);
+  readRange(Setting::AArch64MigrateStart, Setting::AArch64MigrateEnd, Plan.Ranges[1]);
   installSignalTrigger();
   ScheduleSettings S;
   readSchedule(S);

@@ -71,6 +71,8 @@ struct ArenaFreeRange {
 };
 
 struct NodeState {
+  // The runtime's environment variables (Settings.h), by Setting.
+  const char *Settings[13];
   bool Remote;      // this process was started to run a migrated thread
   bool ReportAtExit; // POPCORN_LOG=stats
   bool Quiet;        // POPCORN_LOG=quiet: no warnings
