@@ -11,7 +11,18 @@
  * popcorn_control_reply, whatever the request.
  *
  * The socket is $XDG_RUNTIME_DIR/popcorn/PID or, without XDG_RUNTIME_DIR,
- * /tmp/popcorn-UID/PID; the directory is the user's alone (mode 0700).
+ * /tmp/popcorn-UID/PID (the environment the program started with); the
+ * directory is the user's alone (mode 0700).
+ *
+ * A program opens its socket only when asked, so that one that is never
+ * asked starts as fast as any: popcorn-ctl knows a home process by the
+ * runtime's state, mapped at POPCORN_CONTROL_STATE_ADDRESS in every
+ * process that runs it (/proc/PID/maps), in a process that is neither
+ * a node (POPCORN_NODE in its environment) nor a forked copy that never
+ * exec'd (PF_FORKNOEXEC in /proc/PID/stat).  It asks with sigqueue:
+ * POPCORN_CONTROL_OPEN_SIGNAL carrying POPCORN_CONTROL_OPEN_VALUE, a signal
+ * musl keeps from the program (a home under qemu-user gets it as the
+ * host's signal two above), and connects once the socket answers.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef POPCORN_CONTROL_H
@@ -23,6 +34,9 @@
 #define POPCORN_CONTROL_VERSION 1
 #define POPCORN_CONTROL_MAX_NODES 8
 #define POPCORN_CONTROL_DIR_NAME "popcorn"
+#define POPCORN_CONTROL_STATE_ADDRESS 0x0f0000000000ull
+#define POPCORN_CONTROL_OPEN_SIGNAL 34
+#define POPCORN_CONTROL_OPEN_VALUE 0x4e45504f /* "OPEN" */
 
 enum popcorn_control_type {
 	POPCORN_CONTROL_STATUS = 1,  /* the reply's status part */

@@ -25,6 +25,7 @@
 #include "nodes/RemoteNode.h"
 #include "Rewrite.h"
 #include "state/NodeState.h"
+#include "state/Settings.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
 #include <errno.h>
@@ -185,7 +186,7 @@ uint64_t selfTestEvery() {
   if (S.RandomBelow || S.AfterNs || S.PeriodNs || *S.At || S.CycleLength) {
     Line() << "popcorn: POPCORN_SELFTEST: POPCORN_MIGRATE may set every=N only (how often the"
               " stack is rewritten), not '"
-           << getenv("POPCORN_MIGRATE") << "'";
+           << setting(Setting::Migrate) << "'";
     sys::exitGroup(2);
   }
   return S.Every ? S.Every : 1;
@@ -193,12 +194,12 @@ uint64_t selfTestEvery() {
 
 // The check takes every migration point, in place of a schedule or the
 // self-test: asked for together, the others would silently not run.
-void refuseBesideCheck(const char *Other) {
-  const char *Value = getenv(Other);
+void refuseBesideCheck(Setting Other) {
+  const char *Value = setting(Other);
   if (!Value || !*Value)
     return;
-  Line() << "popcorn: POPCORN_CHECK_UNWIND: runs alone, and " << Other << " is set ('" << Value
-         << "'); unset one of them";
+  Line() << "popcorn: POPCORN_CHECK_UNWIND: runs alone, and " << settingName(Other)
+         << " is set ('" << Value << "'); unset one of them";
   sys::exitGroup(2);
 }
 
@@ -210,18 +211,18 @@ void reportAtHome() {
 __attribute__((constructor)) void readSettings() {
   // The thread that moves: the one that runs the constructors.
   node().MovingThread = uint64_t(__builtin_thread_pointer());
-  const char *Log = getenv("POPCORN_LOG");
+  const char *Log = setting(Setting::Log);
   if (Log && !strcmp(Log, "stats")) {
     node().ReportAtExit = true;
     atexit(reportAtHome);
   }
-  const char *Check = getenv("POPCORN_CHECK_UNWIND");
-  const char *SelfTest = getenv("POPCORN_SELFTEST");
+  const char *Check = setting(Setting::CheckUnwind);
+  const char *SelfTest = setting(Setting::SelfTest);
   if (Check && (!strcmp(Check, "1") || !strcmp(Check, "verbose"))) {
     Config.Run = Mode::CheckUnwind;
     Config.Verbose = !strcmp(Check, "verbose");
-    refuseBesideCheck("POPCORN_MIGRATE");
-    refuseBesideCheck("POPCORN_SELFTEST");
+    refuseBesideCheck(Setting::Migrate);
+    refuseBesideCheck(Setting::SelfTest);
   } else if (SelfTest && (!strcmp(SelfTest, "same") || !strcmp(SelfTest, "roundtrip"))) {
     Config.Run = !strcmp(SelfTest, "same") ? Mode::SameIsa : Mode::RoundTrip;
     node().EveryThreadRewritten = true;

@@ -12,11 +12,10 @@
 #include "nodes/HomeNode.h"
 #include "nodes/RemoteNode.h"
 #include "state/NodeState.h"
+#include "state/Settings.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
 #include "support/Text.h"
-#include <stdlib.h>
-#include <string.h>
 
 using namespace popcorn;
 
@@ -34,11 +33,9 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
   NodeState &N = node();
   for (NodeEntry &E : N.Nodes)
     E.Link.open(-1);
+  readSettings(Envp);
 
-  for (char **E = Envp; *E; E++) {
-    if (strncmp(*E, "POPCORN_NODE=", 13))
-      continue;
-    const char *P = *E + 13;
+  if (const char *P = setting(Setting::Node)) {
     uint64_t Id, Fd, KeyFd;
     bool Valid = readUnsigned(P, MaxNodes - 1, Id) && Id > 0 && *P++ == ':' &&
                  readUnsigned(P, 1 << 20, Fd);
@@ -63,7 +60,7 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
 
   // Without the arena the program runs, but no thread can leave.
   reserveArena();
-  if (!readNodeTable(Envp))
+  if (!readNodeTable())
     sys::exitGroup(2);
-  openControlSocket(Envp);
+  awaitControlRequests(Envp);
 }

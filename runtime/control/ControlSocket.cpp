@@ -19,13 +19,24 @@
 // Its state is outside the program's data (which moves between nodes):
 // in memory mapped for it, found through NodeState.
 //
+// Nothing of this exists until popcorn-ctl asks (include/popcorn/Control.h):
+// most programs are never steered, and scripts run thousands of short
+// ones.  The request is a queued signal, so the socket is opened in a
+// signal handler, on whichever of the program's threads takes it; all of
+// the above is raw system calls already.  A call of the program's that
+// the signal interrupts is restarted (SA_RESTART), as for any handler.
+//
 //===----------------------------------------------------------------------===//
 #include "control/ControlSocket.h"
 #include "signals/Steering.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
+#include "support/Signals.h"
 #include "support/Syscall.h"
 #include <popcorn/Control.h>
+#include <signal.h>
+
+extern "C" void popcorn_signal_return(void);
 
 using namespace popcorn;
 
@@ -44,6 +55,10 @@ struct ControlServer {
 namespace {
 
 static_assert(MaxNodes == POPCORN_CONTROL_MAX_NODES, "the reply has room for every node");
+static_assert(NodePrivateBase == POPCORN_CONTROL_STATE_ADDRESS,
+              "popcorn-ctl knows a home process by where its state is");
+static_assert(POPCORN_CONTROL_OPEN_SIGNAL == ShellSteeringSignal,
+              "the request comes on the signal musl keeps from the program");
 
 
 // The kernel's values, which the sysroot's headers (aarch64's ABI on every
@@ -52,6 +67,8 @@ constexpr long AtFdcwd = -100, AtSymlinkNoFollow = 0x100;
 constexpr long AfUnix = 1, SockStream = 1, SockCloexec = 02000000;
 constexpr long SolSocket = 1, SoPeercred = 17, SoRcvtimeo = 20, SoSndtimeo = 21;
 constexpr uint64_t StackBytes = 64 * 1024;
+constexpr int SiQueue = -1; // SI_QUEUE: sent with sigqueue, carrying a value
+constexpr uint64_t SaSiginfo = 4;
 
 struct SocketAddress {
   uint16_t Family;
@@ -399,12 +416,7 @@ void serve(void *Arg) {
   S.Ended = true;
 }
 
-} // namespace
-
 void openControlSocket(char **Envp) {
-  const char *Setting = environment(Envp, "POPCORN_CONTROL");
-  if (Setting && same(Setting, "off"))
-    return;
   const char *Log = environment(Envp, "POPCORN_LOG");
   bool Quiet = Log && same(Log, "quiet");
   uint32_t Euid = uint32_t(sys::call6(sys::Geteuid, 0));
@@ -472,6 +484,39 @@ void openControlSocket(char **Envp) {
   if (!Quiet)
     Line() << "popcorn: no control socket, popcorn-ctl cannot reach this process: " << Why;
 }
+
+bool isOpenRequest(const siginfo_t &Info) {
+  return Info.si_code == SiQueue && Info.si_value.sival_int == POPCORN_CONTROL_OPEN_VALUE;
+}
+
+// Two popcorn-ctl at once may ask at once, and their signals may land on
+// two threads: one opens the socket, the other has nothing to do.
+void onControlSignal(int Signal, siginfo_t *Info, void *) {
+  NodeState &N = node();
+  if (!isOpenRequest(*Info)) {
+    if (N.ShellSignalTrigger)
+      N.ShellSignalTrigger(Signal);
+    return;
+  }
+  const char *Setting = environment(N.StartEnvironment, "POPCORN_CONTROL");
+  if ((Setting && same(Setting, "off")) ||
+      __atomic_exchange_n(&N.ControlOpening, true, __ATOMIC_ACQUIRE))
+    return;
+  if (!controlThreadRuns())
+    openControlSocket(N.StartEnvironment);
+  __atomic_store_n(&N.ControlOpening, false, __ATOMIC_RELEASE);
+}
+
+} // namespace
+
+void awaitControlRequests(char **Envp) {
+  node().StartEnvironment = Envp;
+  KernelSigaction Action = {uint64_t(onControlSignal), SaRestart | SaRestorer | SaSiginfo,
+                            uint64_t(popcorn_signal_return), 0};
+  sys::call6(sys::RtSigaction, ShellSteeringSignal, long(&Action), 0, 8);
+}
+
+void setShellSignalTrigger(void (*Trigger)(int)) { node().ShellSignalTrigger = Trigger; }
 
 bool controlThreadRuns() {
   ControlServer *S = node().Control;

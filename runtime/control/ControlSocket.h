@@ -1,6 +1,7 @@
 //===- ControlSocket.h - popcorn-ctl's way into a running program -*- C++ -*-===//
 //
-// Every home process listens on a Unix socket of its own,
+// Every home process popcorn-ctl asks (include/popcorn/Control.h says
+// how) listens from then on a Unix socket of its own,
 // $XDG_RUNTIME_DIR/popcorn/PID or /tmp/popcorn-UID/PID (a directory only
 // its user may enter), and answers popcorn-ctl's requests
 // (include/popcorn/Control.h): the thread's node and counters, the node
@@ -12,11 +13,16 @@
 
 namespace popcorn {
 
-/// At home, before libc starts: opens the socket and starts the thread
-/// that serves it.  If it cannot, one warning line (none with
-/// POPCORN_LOG=quiet) and the program runs without it; POPCORN_CONTROL=off
-/// skips it.
-void openControlSocket(char **Envp);
+/// At home, before libc starts: makes the socket's signal
+/// (POPCORN_CONTROL_OPEN_SIGNAL) the runtime's, to open the socket and
+/// start the thread that serves it when popcorn-ctl first asks.  Envp is
+/// where the socket goes and whether it may (POPCORN_CONTROL=off: never),
+/// read when asked.  One system call: a program never asked pays no more.
+void awaitControlRequests(char **Envp);
+
+/// At home: the same signal, not popcorn-ctl's request (`kill -RTMIN`
+/// from a shell), runs Trigger; until this is called it is ignored.
+void setShellSignalTrigger(void (*Trigger)(int));
 
 /// At home: whether this process has the socket's thread (a forked child
 /// has not), which touches no memory of the program.

@@ -7,12 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "migration/Triggers.h"
+#include "control/ControlSocket.h"
 #include "migration/Thread.h"
 #include "signals/SignalState.h"
 #include "signals/Steering.h"
 #include "state/ExecutableFile.h"
 #include "state/NodeState.h"
 #include "state/ScheduleSettings.h"
+#include "state/Settings.h"
 #include "support/AddressMap.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
@@ -23,7 +25,6 @@
 
 extern "C" {
 extern int __popcorn_migration_pending;
-void popcorn_signal_return(void);
 }
 
 namespace popcorn {
@@ -78,17 +79,16 @@ void onSignal(int) {
 }
 
 // The thread meets the signal at its next point, as Popcorn's does.  The
-// shell's SIGRTMIN (glibc's, 34) asks too: `kill -RTMIN PID` would
-// otherwise end the program (musl's SIGRTMIN is 35; it keeps 34 for
-// __synccall, which puts this action back when done).
+// shell's SIGRTMIN (glibc's, 34) asks too, for `kill -RTMIN PID` (musl's
+// SIGRTMIN is 35; it keeps 34 for __synccall, which puts the runtime's
+// action back when done).
 void installSignalTrigger() {
   struct sigaction Action = {};
   Action.sa_handler = onSignal;
   Action.sa_flags = SA_RESTART;
   sigaction(SIGRTMIN, &Action, nullptr);
-  KernelSigaction Shell = {uint64_t(onSignal), SaRestart | SaRestorer,
-                           uint64_t(popcorn_signal_return), 0};
-  sys::call6(sys::RtSigaction, ShellSteeringSignal, long(&Shell), 0, 8);
+  // The shell's is also popcorn-ctl's (ControlSocket.h), whose action it is.
+  setShellSignalTrigger(onSignal);
 }
 
 void armTimer(uint64_t Nanoseconds, bool Repeat) {
@@ -139,15 +139,16 @@ void readAt(const char *Name) {
 }
 
 // Popcorn's X86_64_MIGRATE_START and X86_64_MIGRATE_END, for one ISA.
-void readRange(const char *StartName, const char *EndName, CodeRange &Out) {
-  const char *Start = getenv(StartName), *End = getenv(EndName);
+void readRange(Setting StartName, Setting EndName, CodeRange &Out) {
+  const char *Start = setting(StartName), *End = setting(EndName);
   if (!Start && !End)
     return;
   char *StartEnd = nullptr, *EndEnd = nullptr;
   Out.Start = Start ? strtoull(Start, &StartEnd, 16) : 0;
   Out.End = End ? strtoull(End, &EndEnd, 16) : 0;
   if (!Start || !End || *StartEnd || *EndEnd || Out.Start >= Out.End)
-    malformed(StartName, "needs both ends of a code range, in hexadecimal, start below end");
+    malformed(settingName(StartName),
+              "needs both ends of a code range, in hexadecimal, start below end");
   Plan.Set = true;
 }
 
@@ -198,7 +199,7 @@ void defaultCycle() {
 } // namespace
 
 void readSchedule(ScheduleSettings &Out) {
-  const char *Schedule = getenv("POPCORN_MIGRATE");
+  const char *Schedule = setting(Setting::Migrate);
   char Reason[300];
   TextBuffer Why(Reason, sizeof Reason);
   if (!readSchedule(Schedule ? Schedule : "", existingNodes(), Out, Why))
@@ -206,8 +207,8 @@ void readSchedule(ScheduleSettings &Out) {
 }
 
 bool readTriggers() {
-  readRange("X86_64_MIGRATE_START", "X86_64_MIGRATE_END", Plan.Ranges[0]);
-  readRange("AARCH64_MIGRATE_START", "AARCH64_MIGRATE_END", Plan.Ranges[1]);
+  readRange(Setting::X86_64MigrateStart, Setting::X86_64MigrateEnd, Plan.Ranges[0]);
+  readRange(Setting::AArch64MigrateStart, Setting::AArch64MigrateEnd, Plan.Ranges[1]);
   installSignalTrigger();
   ScheduleSettings S;
   readSchedule(S);

@@ -16,7 +16,7 @@ namespace popcorn {
 
 /// Reads POPCORN_NODES (or takes the default table) from the environment
 /// the process started with.  False with a message if it is malformed.
-bool readNodeTable(char **Envp);
+bool readNodeTable();
 
 /// Sends the thread stopped with Registers to node Target.  Returns only
 /// if it stays: 0 never, else an errno value.

@@ -14,6 +14,7 @@
 #include "memory/WrittenPages.h"
 #include "state/ExecutableFile.h"
 #include "state/ScheduleSettings.h"
+#include "state/Settings.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
 #include "syscalls/SystemCalls.h"
@@ -43,14 +44,6 @@ char StartFailure[200];
 
 namespace {
 constexpr uint16_t Here = sys::Here;
-
-const char *environment(char **Envp, const char *Name) {
-  size_t Length = strlen(Name);
-  for (; *Envp; Envp++)
-    if (!strncmp(*Envp, Name, Length) && (*Envp)[Length] == '=')
-      return *Envp + Length + 1;
-  return nullptr;
-}
 
 // The "LOW-HIGH" that starts a line of /proc/self/maps.  Not sscanf: it
 // would link musl's whole scanf into every program.
@@ -382,15 +375,15 @@ void nameNode(Line &L, const NodeEntry &E, int Id) {
   L << ")";
 }
 
-bool readNodeTable(char **Envp) {
+bool readNodeTable() {
   NodeState &N = node();
   N.Self = 0;
-  const char *Log = environment(Envp, "POPCORN_LOG");
+  const char *Log = setting(Setting::Log);
   N.Quiet = Log && !strcmp(Log, "quiet");
   N.TimeoutMs = DefaultTimeoutMs;
-  if (const char *Track = environment(Envp, "POPCORN_TRACK_WRITES"); Track && !strcmp(Track, "0"))
+  if (const char *Track = setting(Setting::TrackWrites); Track && !strcmp(Track, "0"))
     refuseWriteTracking();
-  if (const char *Timeout = environment(Envp, "POPCORN_TIMEOUT")) {
+  if (const char *Timeout = setting(Setting::Timeout)) {
     uint64_t Ms = durationOf(Timeout) / 1000000;
     if (!Ms || Ms > 3600 * 1000) {
       Line() << "popcorn: POPCORN_TIMEOUT: '" << Timeout
@@ -400,7 +393,7 @@ bool readNodeTable(char **Envp) {
     N.TimeoutMs = int(Ms);
   }
   NodePlace Places[MaxNodes] = {};
-  if (const char *List = environment(Envp, "POPCORN_NODES")) {
+  if (const char *List = setting(Setting::Nodes)) {
     char Reason[200];
     TextBuffer Why(Reason, sizeof Reason);
     if (!readNodeList(List, Here, Places, N.NodeCount, Why)) {

@@ -71,6 +71,8 @@ struct ArenaFreeRange {
 };
 
 struct NodeState {
+  // The runtime's environment variables (Settings.h), by Setting.
+  const char *Settings[13];
   bool Remote;      // this process was started to run a migrated thread
   bool ReportAtExit; // POPCORN_LOG=stats
   bool Quiet;        // POPCORN_LOG=quiet: no warnings
@@ -110,10 +112,15 @@ struct NodeState {
   volatile bool SignalledMigration;
   // popcorn-ctl (ControlSocket.h, Steering.h): the node home last heard
   // the thread from (0: home), a move asked for (its node + 1; 0: none),
-  // home's control socket.
+  // home's control socket (opened when popcorn-ctl first asks), the
+  // environment it was started with (where the socket goes), whether a
+  // request is being served, and what else signal 34 asks (Triggers.h).
   volatile int ThreadNode;
   volatile int SteeredNode;
   ControlServer *Control;
+  char **StartEnvironment;
+  bool ControlOpening;
+  void (*ShellSignalTrigger)(int);
 
   // Remote: the migrating thread's native stack regions, Home the stack
   // it started on there, Away the one it runs on here: Home's addresses

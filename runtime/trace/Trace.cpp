@@ -1,5 +1,6 @@
 //===- Trace.cpp - Recording trace events on every node -------------------===//
 #include "trace/Trace.h"
+#include "state/Settings.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
 #include <stdlib.h>
@@ -38,7 +39,7 @@ void writeTraceAtExit() {
 // Home: POPCORN_TRACE names the file.  Before main, so the first
 // migration is recorded.
 __attribute__((constructor)) void readTraceSetting() {
-  const char *Path = getenv("POPCORN_TRACE");
+  const char *Path = setting(Setting::Trace);
   if (!Path || !*Path || node().Remote)
     return;
   TraceBuffer *B = mapTraceBuffer(HomeCapacity);

@@ -1,11 +1,12 @@
 #!/bin/sh
-# popcorn-ctl steering a running program: ps lists it at home, migrate
+# popcorn-ctl steering a running program: it has no socket until asked,
+# ps (the first to ask) lists it at home, migrate
 # moves its thread to node 1 (aarch64, under qemu) and back (the request
 # delivered while the thread is away), and the program prints what a run
 # that never moves prints; its socket is gone after it ends.  Malformed
 # requests, bad arguments, unknown processes and nodes are refused with a
 # message and a non-zero exit, and a program whose socket directory is not
-# private runs on with one warning.  Every wait is bounded.
+# private runs on with one warning when asked.  Every wait is bounded.
 #
 #   run-ctl-test.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -eu
@@ -101,22 +102,32 @@ cmp -s baseline.out nosocket.out ||
 	fail "the control socket changes what the program sees: $(diff baseline.out nosocket.out | tr '\n' ' ')"
 grep -q '^fork:' baseline.out && fail "fork in the program: $(grep '^fork:' baseline.out)"
 
-# The steered run (its forked child has ended before the socket is looked for).
+# The steered run.  Until popcorn-ctl first asks, it has no socket and
+# no thread of the runtime's (its runtime started well before main
+# printed).
 ./ctl-loop stop-steered >steered.out 2>steered.err &
 pid=$!
-if ! wait_until 30 test -S "$sockets/$pid"; then
-	fail "no socket $sockets/$pid within 30 s"
+if ! wait_until 30 grep -q "first descriptor" steered.out; then
+	fail "the steered run did not start within 30 s"
 	cat steered.err
 	exit 1
 fi
-ls -ld "$sockets" | grep -q '^drwx------' || fail "$sockets is not mode 0700: $(ls -ld "$sockets")"
+if [ -e "$sockets/$pid" ] || [ "$(ls /proc/"$pid"/task | wc -l)" -ne 1 ]; then
+	fail "a program nobody asked opened its control socket: $(ls "$sockets" 2>&1),\
+ threads $(ls /proc/"$pid"/task | tr '\n' ' ')"
+else
+	echo "ok: no socket and one thread before popcorn-ctl asks"
+fi
 
+# ps is the first to ask: the program opens its socket then.
 if at_node 0; then
 	echo "ok: ps lists $pid at node 0: $(grep "^$pid " ps.out)"
 else
 	fail "ps does not list $pid at node 0:"
 	cat ps.out ps.err
 fi
+test -S "$sockets/$pid" || fail "no socket $sockets/$pid after ps asked"
+ls -ld "$sockets" | grep -q '^drwx------' || fail "$sockets is not mode 0700: $(ls -ld "$sockets")"
 head -1 ps.out | grep -q '^PID  *COMMAND  *NODE  *ISA  *MIGRATIONS  *PAGES$' || fail "ps has no header: $(head -1 ps.out)"
 grep "^$pid " ps.out | grep -q ' ctl-loop ' || fail "ps does not name the command ctl-loop"
 
@@ -221,13 +232,16 @@ grep -q "no process $dead" refusal.err || fail "migrate $dead: '$(cat refusal.er
 expect_refusal "nodes of a process that is not a popcorn program" timeout 30 "$ctl" nodes $$
 grep -q "not a popcorn program" refusal.err || fail "nodes $$: '$(cat refusal.err)'"
 
-# A stale socket (its program killed) is removed by ps, not listed, even
-# while a child the program forked still holds the listening end.
+# A stale socket (its program killed) is removed by ps, not listed; nor
+# is the child the program forked, a copy of its runtime that lingers
+# (not a program of its own: it never exec'd).
 CTL_LOOP_CHILD_LINGERS=5 ./ctl-loop stop-killed >killed.out 2>killed.err &
 pid=$!
-wait_until 30 test -S "$sockets/$pid" || fail "no socket for the program to kill"
 wait_until 30 grep -q "first descriptor" killed.out || fail "the program to kill did not start"
-sleep 0.2 # it forks its child
+timeout 30 "$ctl" nodes "$pid" >nodes.out 2>&1 || fail "nodes $pid: $(cat nodes.out)"
+test -S "$sockets/$pid" || fail "no socket for the program to kill"
+child=$(awk -v parent="$pid" '$4 == parent { print $1 }' /proc/[0-9]*/stat 2>/dev/null | head -1)
+[ -n "$child" ] || fail "the program to kill has no lingering child"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
 killed=$pid
@@ -238,22 +252,46 @@ if grep -q "^$killed " ps.out || [ -e "$sockets/$killed" ]; then
 else
 	echo "ok: ps removes the stale socket of killed process $killed"
 fi
+if [ -n "$child" ] && [ -d "/proc/$child" ] && ! grep -q "^$child " ps.out; then
+	echo "ok: ps does not list the forked child $child"
+else
+	fail "ps lists the forked child '$child' or it is gone: $(cat ps.out)"
+fi
 
-# A socket directory open to others: refused with one warning, the program
-# runs on (and with POPCORN_LOG=quiet, silently).
+# A socket directory open to others: asked, the program refuses with one
+# warning and runs on (and with POPCORN_LOG=quiet, silently); popcorn-ctl
+# says it did not open its socket.  POPCORN_CONTROL=off: never asked.
 mkdir -m 755 "$work/open"
 mkdir -m 755 "$work/open/popcorn"
-XDG_RUNTIME_DIR=$work/open timeout 120 ./ctl-loop stop-now >open.out 2>open.err ||
-	fail "with an open socket directory the program exits with $?"
-cmp -s baseline.out open.out || fail "with an open socket directory the output differs"
-if [ "$(grep -c 'popcorn: no control socket' open.err)" -eq 1 ] && grep -q 'mode 0700' open.err; then
+# run_asked NAME VARIABLE=VALUE...: runs ctl-loop with these in its
+# environment until popcorn-ctl has asked it for its node table, into
+# NAME.out, NAME.err and NAME.ctl; its PID in asked.
+run_asked() {
+	name=$1
+	shift
+	rm -f "stop-$name"
+	env "$@" ./ctl-loop "stop-$name" >"$name.out" 2>"$name.err" &
+	pid=$!
+	asked=$pid
+	wait_until 30 grep -q "first descriptor" "$name.out" || fail "$name: the program did not start"
+	timeout 30 "$ctl" nodes "$pid" >"$name.ctl" 2>&1 && fail "$name: nodes $pid answered: $(cat "$name.ctl")"
+	touch "stop-$name"
+	wait "$pid" || fail "$name: the program exits with $?"
+	pid=
+	cmp -s baseline.out "$name.out" || fail "$name: the output differs"
+}
+run_asked open XDG_RUNTIME_DIR="$work/open"
+if [ "$(grep -c 'popcorn: no control socket' open.err)" -eq 1 ] && grep -q 'mode 0700' open.err &&
+	grep -q 'did not open its control socket' open.ctl; then
 	echo "ok: open socket directory: $(cat open.err)"
 else
-	fail "open socket directory: expected one warning, stderr: $(cat open.err)"
+	fail "open socket directory: expected one warning, stderr: $(cat open.err), popcorn-ctl: $(cat open.ctl)"
 fi
-XDG_RUNTIME_DIR=$work/open POPCORN_LOG=quiet timeout 120 ./ctl-loop stop-now >quiet.out 2>quiet.err ||
-	fail "quiet: exit $?"
+run_asked quiet XDG_RUNTIME_DIR="$work/open" POPCORN_LOG=quiet
 [ ! -s quiet.err ] || fail "POPCORN_LOG=quiet still warns: $(cat quiet.err)"
 [ -z "$(ls -A "$work/open/popcorn")" ] || fail "a socket was made in the open directory"
+run_asked off POPCORN_CONTROL=off
+grep -q 'runs with POPCORN_CONTROL=off' off.ctl || fail "POPCORN_CONTROL=off: popcorn-ctl says '$(cat off.ctl)'"
+[ ! -e "$sockets/$asked" ] || fail "POPCORN_CONTROL=off: a socket was made"
 
 exit $failed

@@ -21,6 +21,16 @@ std::vector<std::string> controlDirectories();
 /// The socket of process Pid, or "" if none of the directories has one.
 std::string socketOf(int Pid);
 
+/// What popcorn-ctl knows of a process of this user from /proc, without
+/// asking it (include/popcorn/Control.h).
+struct ProcessKind {
+  bool Home;        // a popcorn program's home process, which has a socket or opens one if asked
+  bool ControlOff;  // started with POPCORN_CONTROL=off: it opens none
+  std::string Socket; // where a home puts its socket (its environment says)
+  int OpenSignal;   // the signal that asks it to open it, as this process sends it
+};
+ProcessKind kindOf(int Pid);
+
 enum class Exchange {
   Answered, // Reply holds the program's answer (its error field may be set)
   Stale,    // nobody listens there: the process is gone or exec'd
@@ -32,6 +42,11 @@ enum class Exchange {
 /// seconds.
 Exchange exchange(const std::string &Path, const popcorn_control_request &Request,
                   popcorn_control_reply &Reply, std::string &Why);
+
+/// Asks home process Pid to open its socket (a queued signal) and
+/// exchanges Request with it there once it answers, within a few seconds.
+Exchange askToOpen(int Pid, const ProcessKind &Kind, const popcorn_control_request &Request,
+                   popcorn_control_reply &Reply, std::string &Why);
 
 /// A request of Type (and for a move, its destination and thread).
 popcorn_control_request makeRequest(uint32_t Type, int Node = 0, int Tid = 0);

@@ -5,8 +5,9 @@
 //   popcorn-ctl nodes PID                 a program's node table
 //
 // Each running program (its home process) answers on its control socket
-// (runtime/control/ControlSocket.h).  Exit status: 0 done, 1 the request failed or
-// was refused, 2 bad arguments.
+// (runtime/control/ControlSocket.h), which it opens when first asked.
+// Exit status: 0 done, 1 the request failed or was refused, 2 bad
+// arguments.
 //
 //===----------------------------------------------------------------------===//
 #include "ControlClient.h"
@@ -71,23 +72,47 @@ bool processExists(int Pid) {
   return stat(("/proc/" + std::to_string(Pid)).c_str(), &S) == 0;
 }
 
+// The exchange with process Pid at its socket, asking a home that has
+// not opened it yet to open it.
+Exchange reach(int Pid, const ProcessKind &Kind, std::string &Path,
+               const popcorn_control_request &Request, popcorn_control_reply &Reply,
+               std::string &Why) {
+  if (Kind.Home)
+    Path = Kind.Socket;
+  Exchange E = Path.empty() || access(Path.c_str(), F_OK) != 0
+                   ? Exchange::Stale
+                   : exchange(Path, Request, Reply, Why);
+  if (E == Exchange::Stale && Kind.Home && !Kind.ControlOff)
+    E = askToOpen(Pid, Kind, Request, Reply, Why);
+  return E;
+}
+
+// Why process Pid, which has no socket and is no home, cannot be asked.
+std::string unreachable(int Pid, const ProcessKind &Kind) {
+  std::string Pids = std::to_string(Pid);
+  struct stat S;
+  if (stat(("/proc/" + Pids).c_str(), &S) != 0)
+    return "no process " + Pids;
+  if (S.st_uid != geteuid())
+    return "process " + Pids + " belongs to another user: permission denied";
+  if (Kind.ControlOff)
+    return "process " + Pids + " (" + commandOf(Pid) +
+           ") runs with POPCORN_CONTROL=off: it has no control socket";
+  return "process " + Pids + " (" + commandOf(Pid) +
+         ") is not a popcorn program: it has no control socket";
+}
+
 // Status of process Pid into Reply, or a message and false.
 bool askProcess(int Pid, const popcorn_control_request &Request, popcorn_control_reply &Reply,
                 std::string &Why) {
+  ProcessKind Kind = kindOf(Pid);
   std::string Path = socketOf(Pid);
   std::string Pids = std::to_string(Pid);
-  if (Path.empty()) {
-    struct stat S;
-    if (stat(("/proc/" + Pids).c_str(), &S) != 0)
-      Why = "no process " + Pids;
-    else if (S.st_uid != geteuid())
-      Why = "process " + Pids + " belongs to another user: permission denied";
-    else
-      Why = "process " + Pids + " (" + commandOf(Pid) +
-            ") is not a popcorn program: it has no control socket";
+  if ((Path.empty() && !Kind.Home) || Kind.ControlOff) {
+    Why = unreachable(Pid, Kind);
     return false;
   }
-  switch (exchange(Path, Request, Reply, Why)) {
+  switch (reach(Pid, Kind, Path, Request, Reply, Why)) {
   case Exchange::Answered:
     return true;
   case Exchange::Stale:
@@ -108,9 +133,31 @@ bool askProcess(int Pid, const popcorn_control_request &Request, popcorn_control
   return false;
 }
 
-int ps() {
+// This user's home processes whose sockets go in Dir, open or not yet.
+// Only those are asked to open theirs: a program started in another
+// session (another XDG_RUNTIME_DIR, or none) is not disturbed; once open,
+// its socket is listed from its directory.
+std::vector<int> homesIn(const std::string &Dir) {
   std::vector<int> Pids;
-  for (const std::string &Dir : controlDirectories()) {
+  DIR *Proc = opendir("/proc");
+  if (!Proc)
+    return Pids;
+  while (dirent *E = readdir(Proc)) {
+    long Pid = number(E->d_name);
+    if (Pid <= 0 || Pid == getpid())
+      continue;
+    ProcessKind Kind = kindOf(int(Pid));
+    if (Kind.Home && !Kind.ControlOff && Kind.Socket.substr(0, Kind.Socket.rfind('/')) == Dir)
+      Pids.push_back(int(Pid));
+  }
+  closedir(Proc);
+  return Pids;
+}
+
+int ps() {
+  std::vector<std::string> Dirs = controlDirectories();
+  std::vector<int> Pids = homesIn(Dirs.front());
+  for (const std::string &Dir : Dirs) {
     DIR *D = opendir(Dir.c_str());
     if (!D)
       continue;
@@ -134,7 +181,7 @@ int ps() {
       unlink(Path.c_str());
       continue;
     }
-    Exchange E = exchange(Path, makeRequest(POPCORN_CONTROL_STATUS), R, Why);
+    Exchange E = reach(Pid, kindOf(Pid), Path, makeRequest(POPCORN_CONTROL_STATUS), R, Why);
     if (E == Exchange::Stale) {
       // Nobody listens: the program ended without removing it (killed).
       unlink(Path.c_str());
