@@ -169,8 +169,10 @@ CommandLine parseCommandLine(const std::vector<std::string> &Args) {
       CL.Strip = true;
     } else if (startsWith(Arg, "-fpopcorn-loop-period=")) {
       std::string N = Arg.substr(std::string_view("-fpopcorn-loop-period=").size());
-      if (N.empty() || N.size() > 9 || N.find_first_not_of("0123456789") != std::string::npos)
-        CL.Errors.push_back("option '" + Arg + "': the period is a number of iterations (0: no loop points)");
+      if (N == "auto")
+        CL.PassOptions.push_back("-popcorn-loop-points");
+      else if (N.empty() || N.size() > 9 || N.find_first_not_of("0123456789") != std::string::npos)
+        CL.Errors.push_back("option '" + Arg + "': the period is a number of iterations (0: no loop points) or 'auto'");
       else
         CL.PassOptions.push_back("-popcorn-loop-period=" + N);
     } else if (startsWith(Arg, "-fpopcorn-nomigrate=")) {

@@ -261,8 +261,9 @@ executable holds code for both, so that a thread can move between them.
 
 popcorn-clang's own options:
   -fpopcorn-loop-period=N     a migration point on every loop's back edge,
-                              taken every N iterations (0: none; default: on
-                              the loops that could run long without one)
+                              taken every N iterations (default 0: none)
+  -fpopcorn-loop-period=auto  a point only in the loops that could run long
+                              without one, at a period of the compiler's
   -fpopcorn-nomigrate=f,g     no migration points in these functions
 
 Refused, with the reason: options for one ISA (-m..., -march=, --target=,

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Prompt by default: tests/migrate/prompt.c, built with no flag, answers a
+# Prompt with loop points: tests/migrate/prompt.c, built with
+# -fpopcorn-loop-period=auto (loop points are off by default), answers a
 # request to move while a loop that reaches no migration point of its own
 # runs (one calling only a leaf, a counted one without calls, one whose exit
 # depends on the data).  For each: a period= schedule moves the thread
@@ -23,8 +24,8 @@ ctl=$build/bin/popcorn-ctl
 export XDG_RUNTIME_DIR="$work/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 
-if ! timeout 300 "$build/bin/popcorn-clang" -O2 "$src" -o prog 2>build.err; then
-	echo "FAIL: popcorn-clang -O2 $src"
+if ! timeout 300 "$build/bin/popcorn-clang" -O2 -fpopcorn-loop-period=auto "$src" -o prog 2>build.err; then
+	echo "FAIL: popcorn-clang -O2 -fpopcorn-loop-period=auto $src"
 	cat build.err
 	exit 1
 fi
