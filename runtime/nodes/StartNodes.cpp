@@ -156,8 +156,8 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
     close(Link[0]);
     close(Link[1]);
     return failStart("the ", isaName(E.Machine),
-                     " image of this executable is missing or damaged (was it stripped by a tool that "
-                     "drops sections it does not know?)");
+                     " image of this executable is missing or damaged (popcorn-inspect verify says "
+                     "which)");
   }
   Link[0] = int(sys::outOfTheWay(Link[0]));
   int ChildLink = fcntl(Link[1], F_DUPFD, 3), ChildKey = fcntl(KeyPipe[0], F_DUPFD, 3);
