@@ -1,9 +1,14 @@
 //===- ReadablePages.cpp - Home's pages it may read in place --------------===//
 #include "memory/ReadablePages.h"
-#include "control/ControlSocket.h"
 #include "state/NodeState.h"
 #include "support/AddressMap.h"
 #include "support/Syscall.h"
+#include <pthread.h>
+
+extern "C" {
+void __tl_lock(void);   // musl's lock of its list of threads
+void __tl_unlock(void);
+}
 
 namespace popcorn {
 namespace {
@@ -27,13 +32,27 @@ uint8_t *currentBits() {
   return N.ReadableBits;
 }
 
-// Whether the program runs one thread, this one (the runtime's control
-// thread aside): no other can change a mapping while home reads or writes
-// its pages in place.
+// The first words of musl's struct pthread, the same on both ISAs (Part 1
+// of its layout, which libc-patches/common/0003-one-pthread-layout.patch
+// keeps in place).
+struct ListedThread {
+  ListedThread *Self;
+  void *Dtv;
+  ListedThread *Prev, *Next;
+};
+
+// Whether the program runs one thread, this one.  musl's list of threads
+// holds the program's and no others: not the runtime's control thread (a
+// raw clone), nor qemu-user's own, which /proc/self/task lists with the
+// program's when home runs emulated.  A thread on its way out holds the
+// list's lock until the kernel has ended it (musl gives clone the lock as
+// the word to clear at exit), so under the lock the list is exact.
 bool programRunsOneThread() {
-  int Threads = 0;
-  return sys::forEachEntry("/proc/self/task", [&Threads](const char *) { Threads++; }) &&
-         Threads == 1 + controlThreadRuns();
+  auto *Self = reinterpret_cast<ListedThread *>(pthread_self());
+  __tl_lock();
+  bool Alone = Self->Next == Self;
+  __tl_unlock();
+  return Alone;
 }
 
 } // namespace

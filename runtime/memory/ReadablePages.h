@@ -24,7 +24,8 @@
 namespace popcorn {
 
 /// Home, as the thread leaves: whether the program runs one thread, this
-/// one (the runtime's control thread aside), read once for the trip.
+/// one (the runtime's control thread and qemu-user's aside), read once for
+/// the trip.
 void noteProgramThreads();
 
 /// Home: Pages pages from Address were just read or written through the
