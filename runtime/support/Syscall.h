@@ -50,7 +50,8 @@ enum : long {
   Shmat = number(30, 196), Shmdt = number(67, 197), PkeyMprotect = number(329, 288),
   Getdents64 = number(217, 61), Dup2 = number(33, -1), Futex = number(202, 98),
   CloseRange = number(436, 436), Userfaultfd = number(323, 282), Ioctl = number(16, 29),
-  Signalfd4 = number(289, 74)
+  Signalfd4 = number(289, 74), Readlinkat = number(267, 78), Pread64 = number(17, 67),
+  Pwrite64 = number(18, 68)
 };
 
 #if defined(__x86_64__)
@@ -217,6 +218,43 @@ struct IoVec {
   uint64_t Size;
 };
 
+/// The copy of copyOwnMemory through /proc/self/mem, for qemu-user, which
+/// has no process_vm_readv or _writev (ENOSYS) but leaves the file to the
+/// kernel: an address not mapped ends the copy there too, but the file
+/// reads and writes through the program's protections.  qemu-user maps
+/// the program at its own addresses (guest base 0), as every run here did.
+inline long copyThroughProcMem(bool Write, const IoVec *Local, uint64_t LocalRanges,
+                               const IoVec *Program, uint64_t Ranges) {
+  constexpr long AtFdcwd = -100, ReadWriteCloexec = 02000002;
+  long Fd = call6(Openat, AtFdcwd, long("/proc/self/mem"), ReadWriteCloexec);
+  if (failed(Fd))
+    return Fd;
+  long Done = 0;
+  uint64_t L = 0, LocalUsed = 0;
+  for (uint64_t P = 0, ProgramUsed = 0; P < Ranges && L < LocalRanges;) {
+    uint64_t Left = Program[P].Size - ProgramUsed, Room = Local[L].Size - LocalUsed;
+    uint64_t Size = Left < Room ? Left : Room;
+    long Here = long(static_cast<char *>(Local[L].Base) + LocalUsed);
+    long There = long(static_cast<char *>(Program[P].Base) + ProgramUsed);
+    long Moved = Size ? call6(Write ? Pwrite64 : Pread64, Fd, Here, long(Size), There) : 0;
+    if (Moved < 0 && Moved != -Eintr) {
+      Done = Done ? Done : (Moved == -5 /* EIO: not mapped */ ? -Efault : Moved);
+      break;
+    }
+    Moved = Moved < 0 ? 0 : Moved;
+    Done += Moved;
+    if (Size && !Moved)
+      break;
+    ProgramUsed += uint64_t(Moved), LocalUsed += uint64_t(Moved);
+    if (ProgramUsed == Program[P].Size)
+      P++, ProgramUsed = 0;
+    if (LocalUsed == Local[L].Size)
+      L++, LocalUsed = 0;
+  }
+  call6(Close, Fd);
+  return Done;
+}
+
 /// Copies between the ranges Local[0..LocalRanges) and the program's ranges
 /// Program[0..Ranges) of this process through the kernel (Call:
 /// ProcessVmReadv or ProcessVmWritev), so that an address the program has
@@ -224,8 +262,11 @@ struct IoVec {
 /// bytes copied, or a negative errno.
 inline long copyOwnMemory(long Call, const IoVec *Local, uint64_t LocalRanges,
                           const IoVec *Program, uint64_t Ranges) {
-  return call6(Call, call6(Getpid, 0), long(Local), long(LocalRanges), long(Program), long(Ranges),
-               0);
+  long Copied = call6(Call, call6(Getpid, 0), long(Local), long(LocalRanges), long(Program),
+                      long(Ranges), 0);
+  if (Copied != -Enosys)
+    return Copied;
+  return copyThroughProcMem(Call == ProcessVmWritev, Local, LocalRanges, Program, Ranges);
 }
 
 /// The same, between one local range and the program's.
