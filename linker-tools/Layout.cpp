@@ -251,7 +251,12 @@ std::string writeLinkerScript(const IsaLayout &Layout) {
   // sections above claim their inputs first; these catch the rest.  Each
   // change of permissions starts a new page, or the later mapping of the
   // page would take the earlier one's permissions away.
+  // The runtime's home keeps its private range to itself, even from a node
+  // of its own ISA: the aarch64 runtime reads its .got there before it
+  // could fetch a page (nodes/StartNodes.cpp: sharedRanges).
   OS << format("  . = %#llx;\n", Layout.PrivateStart)
+     << format("  __popcorn_private_start = %#llx;\n", Layout.PrivateStart)
+     << format("  __popcorn_private_end = %#llx;\n", Layout.PrivateEnd)
      << "  .init : { KEEP(*(.init)) }\n"
      << "  .fini : { KEEP(*(.fini)) }\n"
      << "  .text.isa : { *(.text .text.*) }\n"

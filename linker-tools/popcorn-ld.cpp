@@ -307,11 +307,14 @@ int main(int Argc, char **Argv) {
   // The first link keeps the stack maps, as the second will, so both links
   // keep the same sections and the first tells the metadata's size.  In
   // both they are not allocated (INFO): the layout has no room for them.
-  // Its metadata does not exist yet (the runtime refers to it).
+  // Its metadata and private range do not exist yet (the runtime refers
+  // to them).
   std::string KeepStackMaps = TempDir + "/keep-stackmaps.ld";
   writeFile(KeepStackMaps, "SECTIONS { .llvm_stackmaps (INFO) : { KEEP(*(.llvm_stackmaps)) } }\n"
                            "INSERT AFTER .rodata;\n"
-                           "__popcorn_metadata = 0;\n");
+                           "__popcorn_metadata = 0;\n"
+                           "__popcorn_private_start = 0;\n"
+                           "__popcorn_private_end = 0;\n");
   std::vector<std::string> Executables;
   std::vector<RunningLink> Links;
   for (size_t I = 0; I < AllIsas.size(); ++I) {

@@ -247,11 +247,14 @@ void fillStatus(popcorn_control_reply &R) {
     const NodeEntry &E = N.Nodes[I];
     popcorn_control_node &Out = R.nodes[I];
     Out.elf_machine = E.Machine;
-    Out.launcher = E.How == Launcher::Qemu  ? POPCORN_LAUNCHER_QEMU
-                   : E.How == Launcher::Tcp ? POPCORN_LAUNCHER_TCP
-                                            : POPCORN_LAUNCHER_NATIVE;
     Out.pid = I == 0 ? R.pid : E.Pid;
     Out.started = I == 0 || E.Pid > 0;
+    // How a started process runs (home's own ISA may run under qemu, and
+    // the other natively: StartNodes.cpp), else how it is meant to.
+    bool Qemu = Out.started ? E.Emulated : E.How == Launcher::Qemu;
+    Out.launcher = E.How == Launcher::Tcp ? POPCORN_LAUNCHER_TCP
+                   : Qemu                 ? POPCORN_LAUNCHER_QEMU
+                                          : POPCORN_LAUNCHER_NATIVE;
     Out.alive = I == 0 || (E.Pid > 0 && alive(E.Pid));
   }
 }

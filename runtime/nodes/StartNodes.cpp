@@ -12,6 +12,7 @@
 #include "link/KeyFile.h"
 #include "memory/RetainedPages.h"
 #include "memory/WrittenPages.h"
+#include "state/Emulation.h"
 #include "state/ExecutableFile.h"
 #include "state/ScheduleSettings.h"
 #include "state/Settings.h"
@@ -38,6 +39,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+// popcorn-ld's layout: this ISA's private range.
+extern "C" char __popcorn_private_start[], __popcorn_private_end[];
+
 namespace popcorn {
 
 char StartFailure[200];
@@ -58,12 +62,17 @@ static bool mapsRange(const char *Line, unsigned long &Low, unsigned long &High)
 }
 
 // What the other nodes reserve: home's shared data segment, the arena and
-// the top of home's stack (arguments, environment).
+// the top of home's stack (arguments, environment).  Not the writable part
+// of home's private range (popcorn-ld's layout): each process keeps its
+// own, as a node of another ISA must, and a node of home's ISA can: an
+// aarch64 node reads its .got there before it could fetch a page.
 uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
   uint16_t Count = 0;
   auto *Phdr = reinterpret_cast<const Elf64_Phdr *>(getauxval(AT_PHDR));
+  AddressRange Private = {uint64_t(__popcorn_private_start), uint64_t(__popcorn_private_end)};
   for (unsigned long I = 0; I < getauxval(AT_PHNUM) && Count < MaxSharedRanges - 2; I++)
-    if (Phdr[I].p_type == PT_LOAD && (Phdr[I].p_flags & PF_W))
+    if (Phdr[I].p_type == PT_LOAD && (Phdr[I].p_flags & PF_W) &&
+        !Private.contains(Phdr[I].p_vaddr))
       Out[Count++] = {pageDown(Phdr[I].p_vaddr), pageUp(Phdr[I].p_vaddr + Phdr[I].p_memsz)};
   Out[Count++] = {ArenaBase, ArenaBase + ArenaBytes};
   // Read with open and read, not stdio: fopen would allocate in the
@@ -134,9 +143,48 @@ void listInherited(TextBuffer &Out, uint32_t Room, const int *Keep, int KeepCoun
   });
 }
 
-// A process of this executable (native) or of its image for E's ISA (under
-// qemu) as node Id: linked to home by a socket pair, the key in a pipe
-// read once at its start.
+// A descriptor of this executable's image for ISA Machine: the file itself
+// for its own ISA (which qemu-user, when it runs this process, answers
+// for /proc/self/exe), a memory file for another's.
+int imageOf(uint16_t Machine) {
+  // Inherited by the node, as the memory file is: closed once it started.
+  return Machine == Here ? open("/proc/self/exe", O_RDONLY) : ExecutableFile().copyImage(Machine);
+}
+
+// Starts the image at Path as E's process: run by the kernel if this
+// machine runs E's ISA, else (the kernel says ENOEXEC) under qemu-user.
+// Tried, not assumed: home may itself run under qemu-user, and its own
+// ISA then needs qemu as much as another does.  Returns posix_spawn's
+// error; E.Emulated says which way it went.
+int spawnImage(pid_t &Pid, NodeEntry &E, char *Path, const posix_spawnattr_t *Attributes,
+               char **Envp) {
+  char *Argv[] = {Path, nullptr};
+  E.Emulated = false;
+  int Error = posix_spawn(&Pid, Path, nullptr, Attributes, Argv, Envp);
+  if (Error != ENOEXEC)
+    return Error;
+  char Qemu[32];
+  TextBuffer(Qemu, sizeof Qemu) << "qemu-" << isaName(E.Machine);
+  char *QemuArgv[] = {Qemu, Path, nullptr};
+  E.Emulated = true;
+  // With address randomization off for the program (gdb, setarch -R),
+  // qemu-user's own stack would be where home's is, whose top holds the
+  // program's arguments: qemu runs randomized, as it is inherited from
+  // this process at the exec (and only read there).  A native node leaves
+  // its first stack before it takes home's (nodes/RemoteNode.cpp: startNode).
+  constexpr unsigned long NoRandomize = 0x0040000, Query = 0xffffffff;
+  int Persona = personality(Query);
+  bool Randomize = Persona != -1 && (Persona & NoRandomize);
+  if (Randomize)
+    personality(static_cast<unsigned long>(Persona) & ~NoRandomize);
+  Error = posix_spawnp(&Pid, Qemu, nullptr, Attributes, QemuArgv, Envp);
+  if (Randomize)
+    personality(static_cast<unsigned long>(Persona));
+  return Error;
+}
+
+// A process of this executable's image for E's ISA as node Id: linked to
+// home by a socket pair, the key in a pipe read once at its start.
 bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   int Link[2], KeyPipe[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Link))
@@ -150,8 +198,8 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   close(KeyPipe[1]);
   // Not where the program's standard streams are (it may have started
   // with them closed); the node's ends without close-on-exec.
-  int Image = E.Machine == Here ? -1 : int(sys::aboveStdio(ExecutableFile().copyImage(E.Machine), true));
-  if (E.Machine != Here && Image < 0) {
+  int Image = int(sys::aboveStdio(imageOf(E.Machine), true));
+  if (Image < 0) {
     close(KeyPipe[0]);
     close(Link[0]);
     close(Link[1]);
@@ -161,12 +209,8 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   }
   Link[0] = int(sys::outOfTheWay(Link[0]));
   int ChildLink = fcntl(Link[1], F_DUPFD, 3), ChildKey = fcntl(KeyPipe[0], F_DUPFD, 3);
-  char Path[64], Qemu[32], Env[1024];
-  if (E.Machine == Here)
-    TextBuffer(Path, sizeof Path) << "/proc/self/exe";
-  else
-    TextBuffer(Path, sizeof Path) << "/proc/self/fd/" << Image;
-  TextBuffer(Qemu, sizeof Qemu) << "qemu-" << isaName(E.Machine);
+  char Path[64], Env[1024];
+  TextBuffer(Path, sizeof Path) << "/proc/self/fd/" << Image;
   // The node closes the program's descriptors it inherits, listed after
   // its own (":FD,FD..."); past the buffer's room (a hundred or so), the
   // rest stay open.
@@ -178,8 +222,6 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   NodeSetting << "POPCORN_NODE=" << Id << ":" << ChildLink << ":" << ChildKey;
   if (List.length())
     NodeSetting << ":" << Inherited + 1; // without its first comma
-  char *QemuArgv[] = {Qemu, Path, nullptr};
-  char *NativeArgv[] = {Path, nullptr};
   // The node's environment: its link, and qemu's own settings
   // (QEMU_STRACE, QEMU_LOG...) for whoever debugs it.
   char *Envp[16] = {Env};
@@ -195,24 +237,10 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   posix_spawnattr_init(&Attributes);
   posix_spawnattr_setflags(&Attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&Attributes, 0);
-  // With address randomization off for the program (gdb, setarch -R),
-  // qemu-user's own stack would be where home's is, whose top holds the
-  // program's arguments: qemu runs randomized, as it is inherited from
-  // this process at the exec (and only read there).  A native node leaves
-  // its first stack before it takes home's (nodes/RemoteNode.cpp: startNode).
-  constexpr unsigned long NoRandomize = 0x0040000, Query = 0xffffffff;
-  int Persona = personality(Query);
-  bool Randomize = E.How == Launcher::Qemu && Persona != -1 && (Persona & NoRandomize);
-  if (Randomize)
-    personality(static_cast<unsigned long>(Persona) & ~NoRandomize);
   pid_t Pid = -1;
-  int Error = !KeyWritten || ChildLink < 0 || ChildKey < 0 ? EMFILE
-              : E.Machine != Here && Image < 0             ? ENOEXEC
-                  : posix_spawnp(&Pid, E.How == Launcher::Qemu ? Qemu : Path, nullptr,
-                                 &Attributes, E.How == Launcher::Qemu ? QemuArgv : NativeArgv,
-                                 Envp);
-  if (Randomize)
-    personality(static_cast<unsigned long>(Persona));
+  int Error = !KeyWritten || ChildLink < 0 || ChildKey < 0
+                  ? EMFILE
+                  : spawnImage(Pid, E, Path, &Attributes, Envp);
   posix_spawnattr_destroy(&Attributes);
   int Opened[] = {Link[1], KeyPipe[0], ChildLink, ChildKey, Image};
   for (int Fd : Opened)
@@ -220,10 +248,10 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
       close(Fd);
   if (Error) {
     close(Link[0]);
-    if (Error == ENOENT && E.How == Launcher::Qemu)
-      return failStart(Qemu, " is not installed");
-    return failStart("cannot run ", E.How == Launcher::Qemu ? Qemu : Path, ": ",
-                     strerror(Error));
+    if (Error == ENOENT && E.Emulated)
+      return failStart("qemu-", isaName(E.Machine), " is not installed");
+    return failStart("cannot run ", E.Emulated ? "qemu-" : "", E.Emulated ? isaName(E.Machine) : Path,
+                     ": ", strerror(Error));
   }
   E.Pid = Pid;
   E.Link.open(Link[0]);
@@ -401,17 +429,20 @@ bool readNodeTable() {
       return false;
     }
   } else {
-    // This process, then each ISA on this machine (natively if it is this
-    // one's, else under qemu-user), then this ISA again.
+    // This process, then the other ISA on this machine (a process of its
+    // own, run by the kernel or under qemu-user: spawnImage), then this
+    // ISA again.
     N.NodeCount = 3;
-    const uint16_t Machines[] = {Here, EmAArch64, EmX86_64};
-    for (int I = 0; I < N.NodeCount; I++)
-      Places[I] = {Machines[I], Machines[I] == Here ? Launcher::Native : Launcher::Qemu, {}, 0};
+    const uint16_t Other = Here == EmX86_64 ? EmAArch64 : EmX86_64;
+    Places[0] = {Here, Launcher::Native, {}, 0};
+    Places[1] = {Other, Launcher::Qemu, {}, 0};
+    Places[2] = {Here, Launcher::Native, {}, 0};
   }
   for (int I = 0; I < MaxNodes; I++) {
     N.Nodes[I] = NodeEntry{};
     static_cast<NodePlace &>(N.Nodes[I]) = Places[I];
   }
+  N.Nodes[0].Emulated = runsEmulated();
   return true;
 }
 

@@ -30,12 +30,14 @@ constexpr long RtSigqueueinfo = 129;
 constexpr long RtSigqueueinfo = 240;
 #endif
 
-// The host signal a node's process must receive for its program to see
-// SteeringSignal.  qemu-user maps the guest's real-time signals from 32 on
-// to the host's from glibc's SIGRTMIN (34) on: guest 35 is host 37
-// (qemu 7.2, checked by tests/migrate/run-ctl-test.sh).
-int hostSignalOf(const NodeEntry &E) {
-  return E.How == Launcher::Qemu ? SteeringSignal + 2 : SteeringSignal;
+// The signal home sends for node E's program to see SteeringSignal.
+// qemu-user maps the guest's real-time signals from 32 on to the host's
+// from glibc's SIGRTMIN (34) on: guest 35 is host 37 (qemu 7.2, checked by
+// tests/migrate/run-ctl-test.sh), both ways, so an emulated home names a
+// native node's 35 as its 33.
+int signalFor(const NodeEntry &E) {
+  constexpr int QemuShift = 2;
+  return SteeringSignal + (E.Emulated ? QemuShift : 0) - (node().Nodes[0].Emulated ? QemuShift : 0);
 }
 
 // The kernel's siginfo for a queued signal (the same on every 64-bit ISA).
@@ -107,7 +109,7 @@ bool queueSteeringSignal(int Node, long Value) {
   if (!E.startedByHome())
     return false;
   QueuedSignal Info = {};
-  Info.Signo = hostSignalOf(E);
+  Info.Signo = signalFor(E);
   Info.Code = SiQueue;
   Info.Pid = int(sys::call6(sys::Getpid, 0));
   Info.Value = Value;

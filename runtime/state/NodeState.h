@@ -60,6 +60,7 @@ struct NodeEntry : NodePlace {
   uint64_t SignalActionsSent; // home: NodeState::SignalActionsRead it last had
   bool StackAtHome; // home: the node runs the thread at its home stack's addresses
   uint64_t Moves;   // home: the thread's moves here (POPCORN_LOG=stats)
+  bool Emulated;    // home: it runs under qemu-user (node 0: home itself does)
   /// A process of this machine that home started, which home can signal.
   bool startedByHome() const { return How != Launcher::Tcp && Pid > 0; }
 };
