@@ -224,6 +224,30 @@ Expected<std::unique_ptr<MemoryBuffer>> storedImageObject(const StoredImage &Ima
                                                    /*RequiresNullTerminator=*/false);
 }
 
+Expected<std::unique_ptr<MemoryBuffer>> addStoredImage(MemoryBufferRef Home,
+                                                       const StoredImage &Image) {
+  Expected<Isa> HomeIsa = elfIsa(Home);
+  if (!HomeIsa)
+    return HomeIsa.takeError();
+  if (*HomeIsa == Image.Target)
+    return formatError(Home, "is a " + Twine(info(Image.Target).Name) +
+                                 " file already: it cannot carry an image of its own ISA");
+  std::string ImageName = imageSectionName(Image.Target);
+  std::string SharedName = sharedBytesSectionName(Image.Target);
+  objcopy::ConfigManager Config;
+  objcopy::CommonConfig &Common = Config.Common;
+  Common.AddSection.emplace_back(
+      ImageName, MemoryBuffer::getMemBufferCopy(Image.Bytes, ImageName));
+  Common.SetSectionAlignment[ImageName] = 16;
+  if (!Image.Shared.empty()) {
+    StringRef Records(reinterpret_cast<const char *>(Image.Shared.data()),
+                      Image.Shared.size() * sizeof(popcorn_shared_bytes));
+    Common.AddSection.emplace_back(SharedName, MemoryBuffer::getMemBufferCopy(Records, SharedName));
+    Common.SetSectionAlignment[SharedName] = 8;
+  }
+  return runObjcopy(Home, Config);
+}
+
 static bool isCompressed(StringRef Contents) {
   return Contents.starts_with(StringRef(POPCORN_STORED_IMAGE_MAGIC, 8));
 }

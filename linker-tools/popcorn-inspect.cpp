@@ -1,7 +1,9 @@
 //===- popcorn-inspect.cpp - Look inside multi-ISA files ------------------===//
 //
 //   popcorn-inspect isas FILE                     the ISAs FILE holds
-//   popcorn-inspect extract --isa ISA FILE OUT    write ISA's plain ELF file
+//   popcorn-inspect extract --isa ISA FILE OUT    write ISA's ELF file: from an
+//                                                 executable, one that can be home
+//                                                 (it carries FILE)
 //   popcorn-inspect layout PROG                   every symbol's address per ISA
 //   popcorn-inspect verify PROG                   one layout and matching call
 //                                                 sites on all ISAs?
@@ -18,7 +20,9 @@
 #include "Timeline.h"
 #include "VerifyLayout.h"
 #include "popcorn/Isa.h"
+#include "popcorn/Metadata.h"
 #include "popcorn/MultiIsaFile.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -82,6 +86,29 @@ static int listIsas(StringRef Path) {
   return 0;
 }
 
+static bool isExecutable(const MemoryBuffer &File) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(File.getMemBufferRef());
+  if (!Obj)
+    fail(toString(Obj.takeError()));
+  auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->get());
+  return Elf && Elf->getEType() == ELF::ET_EXEC;
+}
+
+// Image, extracted from the multi-ISA executable Host, carrying Host: so
+// that it can be home on its ISA and start Host's ISA's nodes.  Host is
+// stored as popcorn-ld stores an image, without the metadata they share.
+static std::unique_ptr<MemoryBuffer> homeOn(const MemoryBuffer &Image, const MemoryBuffer &Host) {
+  Expected<StoredImage> Stored =
+      storeIsaImage({HostIsa.Id, Host.getMemBufferRef()}, {POPCORN_METADATA_SECTION});
+  if (!Stored)
+    fail(toString(Stored.takeError()));
+  Expected<std::unique_ptr<MemoryBuffer>> Home = addStoredImage(Image.getMemBufferRef(), *Stored);
+  if (!Home)
+    fail(toString(Home.takeError()));
+  return std::move(*Home);
+}
+
 static int extract(StringRef IsaName, StringRef Path, StringRef OutPath) {
   std::optional<Isa> Wanted = parseIsa(IsaName);
   if (!Wanted)
@@ -103,31 +130,34 @@ static int extract(StringRef IsaName, StringRef Path, StringRef OutPath) {
     fail(toString(Image.takeError()));
   if (!*Image)
     fail(Path + " has no " + IsaName + " image");
-  writeFile(OutPath, (*Image)->getBuffer(), Executable);
+  if (*Wanted == HostIsa.Id || !isExecutable(*File)) {
+    writeFile(OutPath, (*Image)->getBuffer(), Executable);
+    return 0;
+  }
+  writeFile(OutPath, homeOn(**Image, *File)->getBuffer(), Executable);
   return 0;
 }
 
-// Every ISA's executable inside a multi-ISA executable, in AllIsas order,
-// each in its own (aligned) buffer.
+// Every ISA's executable inside a multi-ISA executable (home on any ISA),
+// in AllIsas order, each in its own (aligned) buffer.
 static std::vector<std::unique_ptr<MemoryBuffer>> images(const MemoryBuffer &File) {
-  Expected<Isa> Host = elfIsa(File.getMemBufferRef());
-  if (!Host)
-    fail(toString(Host.takeError()));
-  if (*Host != HostIsa.Id)
-    fail(File.getBufferIdentifier() + " is not a multi-ISA executable: its host ISA is " +
-         info(*Host).Name);
+  Expected<Isa> Home = elfIsa(File.getMemBufferRef());
+  if (!Home)
+    fail(toString(Home.takeError()));
   std::vector<std::unique_ptr<MemoryBuffer>> Images;
-  Images.push_back(MemoryBuffer::getMemBufferCopy(File.getBuffer(), File.getBufferIdentifier()));
-  for (size_t I = 1; I < AllIsas.size(); ++I) {
-    Expected<std::unique_ptr<MemoryBuffer>> Image =
-        findIsaImage(File.getMemBufferRef(), AllIsas[I].Id);
+  for (const IsaInfo &Info : AllIsas) {
+    if (Info.Id == *Home) {
+      Images.push_back(MemoryBuffer::getMemBufferCopy(File.getBuffer(), File.getBufferIdentifier()));
+      continue;
+    }
+    Expected<std::unique_ptr<MemoryBuffer>> Image = findIsaImage(File.getMemBufferRef(), Info.Id);
     if (!Image)
       fail(toString(Image.takeError()));
     if (!*Image)
-      fail(File.getBufferIdentifier() + " has no " + AllIsas[I].Name +
+      fail(File.getBufferIdentifier() + " has no " + Info.Name +
            " image: it was not built by popcorn-clang");
     Images.push_back(MemoryBuffer::getMemBufferCopy(
-        (*Image)->getBuffer(), File.getBufferIdentifier() + "[" + AllIsas[I].Name + "]"));
+        (*Image)->getBuffer(), File.getBufferIdentifier() + "[" + Info.Name + "]"));
   }
   return Images;
 }

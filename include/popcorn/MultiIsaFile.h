@@ -70,6 +70,14 @@ llvm::Expected<StoredImage> storeIsaImage(const IsaImage &Image,
 /// both allocated and read-only, for the host's link to place.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> storedImageObject(const StoredImage &Image);
 
+/// Returns Home, an executable of another ISA than Image's, with Image in
+/// section .popcorn.isa.<isa> and its records in .popcorn.shared.<isa>: a
+/// program that can be home on Home's ISA and start nodes of Image's.
+/// The sections are not loaded (a linked file has no segment to put them
+/// in), so tools that drop what no segment holds (llvm-strip) drop them.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> addStoredImage(llvm::MemoryBufferRef Home,
+                                                                   const StoredImage &Image);
+
 /// Returns the image of ISA I inside File, nullptr if File has none, or an
 /// error if File is not a valid ELF file of the host ISA or the image is not
 /// a valid ELF file of ISA I.  A compressed image is inflated, and one that
