@@ -27,7 +27,7 @@ constexpr int SiQueue = -1; // SI_QUEUE: sent with sigqueue, carrying a value
 #if defined(__x86_64__)
 constexpr long RtSigqueueinfo = 129;
 #else
-constexpr long RtSigqueueinfo = 240;
+constexpr long RtSigqueueinfo = 138;
 #endif
 
 // The signal home sends for node E's program to see SteeringSignal.
