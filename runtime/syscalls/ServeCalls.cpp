@@ -10,6 +10,7 @@
 #include "state/NodeState.h"
 #include "support/Syscall.h"
 #include "syscalls/CallData.h"
+#include "syscalls/LegacyCalls.h"
 #include "syscalls/RuntimeDescriptors.h"
 
 namespace popcorn {
@@ -202,11 +203,21 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
     Args[Row.OpenFlagsArg] = openFlags(Args[Row.OpenFlagsArg], Machine, Here);
 
   int16_t Number = numberOn(Row, Here);
+  // A call home's kernel lacks (a node of another ISA forwarded it) runs
+  // as the one that replaced it; Args keep the node's call, whose data
+  // goes back below.
+  ReplacementCall Instead;
+  bool Replaced = Number < 0 && replaceLegacyCall(Row, Args, Instead);
+  if (Replaced)
+    Number = Instead.Number;
   noteMappingCall(Number, Args[0], Args[1], Args[2], Args[3]);
   if (Number >= 0 && (Number == sys::Dup2 || Number == sys::Dup3) && Args[0] != Args[1])
     moveRuntimeDescriptor(Args[1]); // the program gets that number
   uint64_t Arrived = 0; // signals for the node
-  long Result = runForwarded(Row, Number, Args, Machine, KeptBlocked, Arrived);
+  long Result = runForwarded(Row, Number, Replaced ? Instead.Args : Args, Machine, KeptBlocked,
+                             Arrived);
+  if (Replaced && Instead.ResultIsFirstArgument && Result >= 0)
+    Result = Args[0];
 
   // The outputs, each as its length and its bytes.
   uint8_t *Reply = Out + OutUsed;
