@@ -1,0 +1,106 @@
+/* Home on aarch64 (run-aarch64-home.sh): popcorn-inspect extract --isa
+ * aarch64 gives this program's aarch64 executable, run under qemu-aarch64
+ * as home.  Its thread goes to node 1 (x86-64) and node 2 (another aarch64
+ * process) and back, touching heap pages, printing and writing a file on
+ * node 1 (forwarded to home).  stdout is the same with a native build,
+ * which does not move.  musl on x86-64 makes calls aarch64's kernel does
+ * not have (open, stat, pipe, dup2, poll): home makes their replacements
+ * (runtime/syscalls/LegacyCalls.h).  stderr says how many moves there were and how many
+ * ended on a node of the wrong ISA.  With NO_MOVES set, only a schedule
+ * (POPCORN_MIGRATE) moves the thread, at the migration point of move(). */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __popcorn__
+#include <popcorn.h>
+#endif
+
+static int moves, wrong_isa;
+
+static void move(int node)
+{
+#ifdef __popcorn__
+	static int scheduled = -1;
+	if (scheduled < 0)
+		scheduled = getenv("NO_MOVES") != NULL;
+	int from = popcorn_current_node();
+	if (scheduled || popcorn_migrate(node) != 0 || from == node)
+		return;
+	moves++;
+	const char *isa = node == 1 ? "x86_64" : "aarch64";
+	if (popcorn_current_node() != node || strcmp(popcorn_isa(), isa) != 0)
+		wrong_isa++;
+#else
+	(void)node;
+#endif
+}
+
+/* Reads and writes every page of a: page faults away from home. */
+static unsigned long touch(unsigned char *a, size_t bytes, unsigned long salt)
+{
+	unsigned long sum = 0;
+	for (size_t i = 0; i < bytes; i += 512) {
+		a[i] = (unsigned char)(a[i] * 6364136223846793005ul + salt + i);
+		sum += a[i];
+	}
+	return sum;
+}
+
+/* Calls musl makes on x86-64 with their old numbers. */
+static void legacy_calls(void)
+{
+	struct stat st;
+	int fds[2];
+	printf("stat: %d, %lld bytes\n", stat("away.txt", &st), (long long)st.st_size);
+	if (pipe(fds) != 0) {
+		printf("pipe failed\n");
+		return;
+	}
+	struct pollfd ready = {fds[0], POLLIN, 0};
+	printf("poll before a write: %d\n", poll(&ready, 1, 0));
+	printf("write: %d, poll: %d\n", (int)write(fds[1], "x", 1), poll(&ready, 1, 1000));
+	printf("dup2 onto itself: %d\n", dup2(fds[0], fds[0]) == fds[0]);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+int main(void)
+{
+	size_t bytes = 16 * 4096;
+	unsigned char *a = calloc(bytes, 1);
+	unsigned long sum = 0;
+	for (int trip = 0; trip < 12; trip++) {
+		move(1);
+		sum += touch(a, bytes, trip);
+		printf("trip %d, first stop: %lu\n", trip, sum);
+		fflush(stdout);
+		if (trip == 3) {
+			int fd = open("away.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (fd < 0 || write(fd, "written away\n", 13) != 13 || close(fd) != 0)
+				printf("cannot write away.txt\n");
+		}
+		if (trip == 4)
+			legacy_calls();
+		move(0);
+		sum += touch(a, bytes, trip + 100);
+		move(2);
+		sum += touch(a, bytes, trip + 200);
+		move(0);
+	}
+	char text[32] = "";
+	FILE *f = fopen("away.txt", "r");
+	if (!f || !fgets(text, sizeof text, f))
+		printf("cannot read away.txt\n");
+	if (f)
+		fclose(f);
+	printf("checksum %lu, away.txt: %s", sum, text);
+	fprintf(stderr, "aarch64-home: %d moves, %d on a node of another ISA than its own\n", moves,
+		wrong_isa);
+	free(a);
+	return 0;
+}

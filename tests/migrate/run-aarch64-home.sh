@@ -1,0 +1,134 @@
+#!/bin/sh
+# Home on aarch64.  popcorn-inspect extract --isa aarch64 gives an
+# executable that, run under qemu-aarch64, is home and moves its thread to
+# x86-64 (node 1) and another aarch64 process (node 2) with every feature:
+#   - aarch64-home.c's own moves: it prints what a native clang build
+#     prints, and each move lands on a node of the ISA the table says;
+#   - a schedule (POPCORN_MIGRATE) moves it, with the same output;
+#   - its trace (POPCORN_TRACE) holds the moves (check-trace.py), and
+#     popcorn-inspect trace counts them;
+#   - popcorn-ctl moves ctl-loop.c's thread 0 -> 1 -> 2 -> 0 and lists
+#     the nodes as they run: home under qemu, node 1 native;
+#   - the file carries the multi-ISA one: extract --isa x86_64 gives it
+#     back byte for byte, and popcorn-inspect verify checks both ISAs.
+#
+#   run-aarch64-home.sh BUILD_DIR SOURCE_DIR WORK_DIR CLANG
+set -eu
+. "$(dirname "$0")/../lib/runs.sh"
+if [ $# -ne 4 ]; then
+	echo "usage: $0 BUILD_DIR SOURCE_DIR WORK_DIR CLANG" >&2
+	exit 2
+fi
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) work=$3 clang=$4
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+bin=$build/bin
+export XDG_RUNTIME_DIR="$(pwd)/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+
+failed=0
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
+# build NAME: NAME.c with popcorn-clang, and its aarch64 executable NAME.aarch64.
+build() {
+	if ! timeout 300 "$bin/popcorn-clang" -O2 "$src/$1.c" -o "$1" 2>"$1.build.err" ||
+		! "$bin/popcorn-inspect" extract --isa aarch64 "$1" "$1.aarch64" 2>>"$1.build.err"; then
+		echo "FAIL: building $1 and extracting its aarch64 executable:"
+		cat "$1.build.err"
+		exit 1
+	fi
+}
+build aarch64-home
+build ctl-loop
+"$clang" -O2 "$src/aarch64-home.c" -o native || { echo "FAIL: the native build"; exit 1; }
+run native ./native
+
+# moved NAME MIN VAR=VALUE...: aarch64-home.aarch64 under qemu-aarch64 with
+# these variables prints what the native build prints, and leaves home
+# MIN times or more, each time for a node of the right ISA.
+moved() {
+	name=$1 min=$2
+	shift 2
+	run "$name" env POPCORN_LOG=stats "$@" qemu-aarch64 ./aarch64-home.aarch64
+	take_report "$name" "popcorn: migrations: "
+	away=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
+	if ! cmp -s native.stdout "$name.stdout" || ! grep -q '^=== exit status 0$' "$name.run"; then
+		fail "$name ($*): the run differs from the native build's:"
+		diff -u native.stdout "$name.stdout" || true
+		cat "$name.run"
+	elif ! at_least "$name" "$away" "$min" "fewer than $min migrations"; then
+		cat "$name.stderr"
+		failed=1
+	elif ! grep -q ', 0 on a node of another ISA' "$name.stderr"; then
+		fail "$name: $(grep '^aarch64-home:' "$name.stderr")"
+	else
+		echo "ok: $name: $report"
+	fi
+}
+
+moved own-moves 24
+echo "$report" | grep -q '(12 to node 1, 12 to node 2)' ||
+	fail "own-moves: not 12 moves to each node: $report"
+moved schedule 20 NO_MOVES=1 'POPCORN_MIGRATE=every=1;nodes=1,0,2,0'
+
+# The trace of the program's own moves.
+moved traced 24 POPCORN_TRACE=trace.json
+moves=$(sed -n 's/^aarch64-home: \([0-9]*\) moves.*/\1/p' traced.stderr)
+if python3 "$src/check-trace.py" trace.json "${moves:-0}"; then
+	"$bin/popcorn-inspect" trace trace.json >trace.summary 2>&1 || fail "popcorn-inspect trace: $(cat trace.summary)"
+	grep -q "^migrations: $moves," trace.summary ||
+		fail "popcorn-inspect trace does not count $moves migrations: $(head -3 trace.summary)"
+else
+	failed=1
+fi
+
+# popcorn-ctl, from outside.
+wait_until() {
+	deadline=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$deadline" ] || return 1
+		sleep 0.2
+	done
+}
+# thread_on NODE ISA LAUNCHER: popcorn-ctl nodes says the thread is on NODE.
+thread_on() {
+	timeout 30 "$bin/popcorn-ctl" nodes "$pid" >nodes.out 2>&1 &&
+		grep -q "^$1  *$2  *$3  *[0-9][0-9]*  *here " nodes.out
+}
+qemu-aarch64 ./ctl-loop.aarch64 stop-steered >steered.out 2>steered.err &
+pid=$!
+trap 'kill "$pid" 2>/dev/null || true' EXIT
+wait_until 60 grep -q "first descriptor" steered.out || fail "ctl-loop did not start within 60 s"
+for step in "1 x86_64 native" "2 aarch64 qemu" "0 aarch64 qemu"; do
+	set -- $step
+	if ! timeout 30 "$bin/popcorn-ctl" migrate "$pid" "$1" >migrate.out 2>&1; then
+		fail "popcorn-ctl migrate $pid $1: $(cat migrate.out)"
+	elif ! wait_until 60 thread_on "$@"; then
+		fail "popcorn-ctl nodes does not show the thread on node $1 ($2, $3) within 60 s:"
+		cat nodes.out
+	else
+		echo "ok: popcorn-ctl moved the thread to node $1 ($2, $3)"
+	fi
+done
+cat nodes.out
+touch stop-steered
+status=0
+wait "$pid" || status=$?
+trap - EXIT
+if [ $status -ne 0 ] || ! grep -q '^rounds that differ: 0$' steered.out ||
+	! grep -q '^node at the end: 0$' steered.out; then
+	fail "the steered ctl-loop ended with status $status:"
+	cat steered.out steered.err
+fi
+
+# The file carries the multi-ISA one.
+"$bin/popcorn-inspect" extract --isa x86_64 aarch64-home.aarch64 back.x86_64 ||
+	fail "extract --isa x86_64 from the aarch64 executable"
+cmp -s back.x86_64 aarch64-home || fail "the x86-64 file extracted back differs from the one built"
+"$bin/popcorn-inspect" verify aarch64-home.aarch64 || fail "popcorn-inspect verify aarch64-home.aarch64"
+exit $failed
