@@ -3,7 +3,10 @@
 # thread starts on x86-64, moves to aarch64 (node 1: the same executable's
 # aarch64 image under qemu-aarch64, in its own process) and comes back.  The
 # same program run with migration switched off (POPCORN_NODES with one node:
-# popcorn_migrate refuses) must print the same energies.
+# popcorn_migrate refuses) must print the same energies.  Then home on
+# aarch64: the executable popcorn-inspect extracts for aarch64 carries the
+# x86-64 one, and run under qemu-aarch64 its thread moves aarch64 -> x86-64
+# (node 1, native) -> aarch64, with the same energies again.
 #
 #   examples/run-demo.sh [BUILD_DIR]
 set -eu
@@ -36,6 +39,22 @@ if ! grep -q 'back at node 0 *on node 0 (x86_64)' "$out/migrated.txt"; then
 fi
 if sed 's/ on node [0-9] ([a-z0-9_]*)//' "$out/migrated.txt" | cmp -s - "$out/native.txt"; then
 	echo "== identical results: the thread moved and computed exactly as if it had not"
+else
+	echo "== results differ" >&2
+	exit 1
+fi
+
+"$build/bin/popcorn-inspect" extract --isa aarch64 "$out/migrate" "$out/migrate.aarch64"
+echo "== home on aarch64 (under qemu-aarch64); its thread moves aarch64 -> x86-64 -> aarch64:"
+POPCORN_LOG=stats qemu-aarch64 "$out/migrate.aarch64" >"$out/aarch64-home.txt" 2>"$out/aarch64-home.err"
+cat "$out/aarch64-home.txt" "$out/aarch64-home.err"
+if ! grep -q 'after moving to node 1 *on node 1 (x86_64)' "$out/aarch64-home.txt" ||
+	! grep -q 'back at node 0 *on node 0 (aarch64)' "$out/aarch64-home.txt"; then
+	echo "== the thread did not go from aarch64 to x86-64 and back" >&2
+	exit 1
+fi
+if sed 's/ on node [0-9] ([a-z0-9_]*)//' "$out/aarch64-home.txt" | cmp -s - "$out/native.txt"; then
+	echo "== identical results again"
 else
 	echo "== results differ" >&2
 	exit 1
