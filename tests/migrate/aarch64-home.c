@@ -5,12 +5,16 @@
  * node 1 (forwarded to home).  stdout is the same with a native build,
  * which does not move.  musl on x86-64 makes calls aarch64's kernel does
  * not have (open, stat, pipe, dup2, poll): home makes their replacements
- * (runtime/syscalls/LegacyCalls.h).  stderr says how many moves there were and how many
- * ended on a node of the wrong ISA.  With NO_MOVES set, only a schedule
+ * (runtime/syscalls/LegacyCalls.h).  stderr says how many moves there
+ * were, how many ended on a node of the wrong ISA, and whether a move was
+ * refused (EBUSY) while a second thread of the program ran: home counts
+ * the program's threads, not qemu's.  With NO_MOVES set, only a schedule
  * (POPCORN_MIGRATE) moves the thread, at the migration point of move(). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +73,34 @@ static void legacy_calls(void)
 	close(fds[1]);
 }
 
+static void *wait_for_main(void *stop)
+{
+	while (!*(volatile int *)stop)
+		usleep(1000);
+	return NULL;
+}
+
+/* Whether a move is refused while a second thread runs (EBUSY). */
+static int refused_with_a_thread(void)
+{
+#ifdef __popcorn__
+	int stop = 0, refused;
+	pthread_t thread;
+	if (pthread_create(&thread, NULL, wait_for_main, &stop) != 0)
+		return 0;
+	refused = popcorn_migrate(1) != 0 && errno == EBUSY;
+	stop = 1;
+	pthread_join(thread, NULL);
+	return refused;
+#else
+	(void)wait_for_main;
+	return 1;
+#endif
+}
+
 int main(void)
 {
+	int refused = refused_with_a_thread();
 	size_t bytes = 16 * 4096;
 	unsigned char *a = calloc(bytes, 1);
 	unsigned long sum = 0;
@@ -101,6 +131,8 @@ int main(void)
 	printf("checksum %lu, away.txt: %s", sum, text);
 	fprintf(stderr, "aarch64-home: %d moves, %d on a node of another ISA than its own\n", moves,
 		wrong_isa);
+	fprintf(stderr, "aarch64-home: a move with a second thread running: %s\n",
+		refused ? "refused" : "not refused");
 	free(a);
 	return 0;
 }

@@ -3,7 +3,8 @@
 # executable that, run under qemu-aarch64, is home and moves its thread to
 # x86-64 (node 1) and another aarch64 process (node 2) with every feature:
 #   - aarch64-home.c's own moves: it prints what a native clang build
-#     prints, and each move lands on a node of the ISA the table says;
+#     prints, each move lands on a node of the ISA the table says, and
+#     one is refused while a second thread of the program runs;
 #   - a schedule (POPCORN_MIGRATE) moves it, with the same output;
 #   - its trace (POPCORN_TRACE) holds the moves (check-trace.py), and
 #     popcorn-inspect trace counts them;
@@ -44,7 +45,7 @@ build() {
 }
 build aarch64-home
 build ctl-loop
-"$clang" -O2 "$src/aarch64-home.c" -o native || { echo "FAIL: the native build"; exit 1; }
+"$clang" -O2 -pthread "$src/aarch64-home.c" -o native || { echo "FAIL: the native build"; exit 1; }
 run native ./native
 
 # moved NAME MIN VAR=VALUE...: aarch64-home.aarch64 under qemu-aarch64 with
@@ -63,8 +64,9 @@ moved() {
 	elif ! at_least "$name" "$away" "$min" "fewer than $min migrations"; then
 		cat "$name.stderr"
 		failed=1
-	elif ! grep -q ', 0 on a node of another ISA' "$name.stderr"; then
-		fail "$name: $(grep '^aarch64-home:' "$name.stderr")"
+	elif ! grep -q ', 0 on a node of another ISA' "$name.stderr" ||
+		! grep -q 'with a second thread running: refused' "$name.stderr"; then
+		fail "$name: $(grep '^aarch64-home:' "$name.stderr" | tr '\n' ' ')"
 	else
 		echo "ok: $name: $report"
 	fi
