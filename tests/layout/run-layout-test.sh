@@ -60,5 +60,7 @@ offset=$((0x$offset))
 cp prog corrupt-image
 printf 'XXXX' | dd of=corrupt-image bs=1 seek="$offset" conv=notrunc 2>/dev/null
 expect_refusal corrupt-image
-cp prog.aarch64 not-multi-isa
+# prog.aarch64 carries prog (it can be home on aarch64); extracting its
+# own ISA from it gives the plain file.
+"$bin/popcorn-inspect" extract --isa aarch64 prog.aarch64 not-multi-isa
 expect_refusal not-multi-isa
