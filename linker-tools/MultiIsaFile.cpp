@@ -238,12 +238,10 @@ Expected<std::unique_ptr<MemoryBuffer>> addStoredImage(MemoryBufferRef Home,
   objcopy::CommonConfig &Common = Config.Common;
   Common.AddSection.emplace_back(
       ImageName, MemoryBuffer::getMemBufferCopy(Image.Bytes, ImageName));
-  Common.SetSectionAlignment[ImageName] = 16;
   if (!Image.Shared.empty()) {
     StringRef Records(reinterpret_cast<const char *>(Image.Shared.data()),
                       Image.Shared.size() * sizeof(popcorn_shared_bytes));
     Common.AddSection.emplace_back(SharedName, MemoryBuffer::getMemBufferCopy(Records, SharedName));
-    Common.SetSectionAlignment[SharedName] = 8;
   }
   return runObjcopy(Home, Config);
 }

@@ -238,6 +238,7 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
   posix_spawnattr_setflags(&Attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&Attributes, 0);
   pid_t Pid = -1;
+  E.Emulated = false;
   int Error = !KeyWritten || ChildLink < 0 || ChildKey < 0
                   ? EMFILE
                   : spawnImage(Pid, E, Path, &Attributes, Envp);
@@ -248,10 +249,11 @@ bool spawnNode(int Id, NodeEntry &E, const LinkKey &Key) {
       close(Fd);
   if (Error) {
     close(Link[0]);
-    if (Error == ENOENT && E.Emulated)
+    if (!E.Emulated)
+      return failStart("cannot run ", Path, ": ", strerror(Error));
+    if (Error == ENOENT)
       return failStart("qemu-", isaName(E.Machine), " is not installed");
-    return failStart("cannot run ", E.Emulated ? "qemu-" : "", E.Emulated ? isaName(E.Machine) : Path,
-                     ": ", strerror(Error));
+    return failStart("cannot run qemu-", isaName(E.Machine), ": ", strerror(Error));
   }
   E.Pid = Pid;
   E.Link.open(Link[0]);

@@ -221,14 +221,21 @@ struct IoVec {
 /// The copy of copyOwnMemory through /proc/self/mem, for qemu-user, which
 /// has no process_vm_readv or _writev (ENOSYS) but leaves the file to the
 /// kernel: an address not mapped ends the copy there too, but the file
-/// reads and writes through the program's protections.  qemu-user maps
-/// the program at its own addresses (guest base 0), as every run here did.
+/// reads and writes through the program's protections.  The file's
+/// offsets are the host's addresses: the program's only where qemu-user
+/// placed it at its own addresses (guest base 0), which a value of this
+/// function's, read back through the file, shows.
 inline long copyThroughProcMem(bool Write, const IoVec *Local, uint64_t LocalRanges,
                                const IoVec *Program, uint64_t Ranges) {
   constexpr long AtFdcwd = -100, ReadWriteCloexec = 02000002;
   long Fd = call6(Openat, AtFdcwd, long("/proc/self/mem"), ReadWriteCloexec);
   if (failed(Fd))
     return Fd;
+  volatile long Probe = Fd, Seen = -1;
+  if (call6(Pread64, Fd, long(&Seen), sizeof Seen, long(&Probe)) != sizeof Seen || Seen != Probe) {
+    call6(Close, Fd);
+    return -Enosys;
+  }
   long Done = 0;
   uint64_t L = 0, LocalUsed = 0;
   for (uint64_t P = 0, ProgramUsed = 0; P < Ranges && L < LocalRanges;) {
@@ -237,14 +244,15 @@ inline long copyThroughProcMem(bool Write, const IoVec *Local, uint64_t LocalRan
     long Here = long(static_cast<char *>(Local[L].Base) + LocalUsed);
     long There = long(static_cast<char *>(Program[P].Base) + ProgramUsed);
     long Moved = Size ? call6(Write ? Pwrite64 : Pread64, Fd, Here, long(Size), There) : 0;
-    if (Moved < 0 && Moved != -Eintr) {
-      Done = Done ? Done : (Moved == -5 /* EIO: not mapped */ ? -Efault : Moved);
+    if (Moved == -Eintr)
+      continue;
+    if (Moved < 0 || (Size && !Moved)) {
+      constexpr long Eio = 5; // the file's answer where nothing is mapped
+      if (!Done)
+        Done = Moved == -Eio || !Moved ? -Efault : Moved;
       break;
     }
-    Moved = Moved < 0 ? 0 : Moved;
     Done += Moved;
-    if (Size && !Moved)
-      break;
     ProgramUsed += uint64_t(Moved), LocalUsed += uint64_t(Moved);
     if (ProgramUsed == Program[P].Size)
       P++, ProgramUsed = 0;

@@ -4,7 +4,9 @@
 // stat, dup2, pipe, poll, select... (the *at and p* calls replaced them
 // there).  A node forwards its calls to home, so when home is aarch64 it
 // makes, for such a call, the one that replaced it.  alarm has none (a
-// node's alarm answers ENOSYS at an aarch64 home).
+// node's alarm answers ENOSYS at an aarch64 home), and select's
+// replacement leaves its timeval as it was (Linux's select writes the
+// time left).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_LEGACYCALLS_H
