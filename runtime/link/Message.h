@@ -76,6 +76,26 @@ enum class MessageType : uint32_t {
   // Node -> home: the thread's signal mask, changed by the program there
   // (a uint64_t); no answer (SignalState.h).
   ThreadMask,
+  // The coherence protocol (coherence/PageDirectory.h), one page each.
+  // Node -> home: a fault wants the page (a PageAskMessage).
+  PageAsk,
+  // Home -> node: the page, read-only or writable (a PageGrantMessage,
+  // then the page's bytes if its Data is GrantFromHome).
+  PageGrant,
+  // Home -> node: no mapping holds the page, or not with the access
+  // asked for (a PageAddressMessage); the fault is the program's.
+  PageDenied,
+  // Home -> node: drop the page, whatever the node holds (a
+  // PageAddressMessage); answered by PageInvalidated.
+  PageInvalidate,
+  // Home -> node: the page the node holds writable, back to home (a
+  // PageRecallMessage); answered by PageRecalled.
+  PageRecall,
+  // Node -> home: the page is dropped (a PageAddressMessage).
+  PageInvalidated,
+  // Node -> home: a PageAddressMessage, then the page's bytes as the
+  // node wrote them; the node keeps it read-only or not, as recalled.
+  PageRecalled,
 };
 
 struct MessageHeader {
@@ -246,6 +266,42 @@ struct ReturnHomeMessage {
   uint64_t PendingSignals; // raised on the node while blocked there
   fenv_t FloatEnvironment; // the thread's, as in MigrateMessage
   SetjmpFrames Setjmps;    // likewise
+};
+
+// The coherence protocol's messages (coherence/Messages.h checks them).
+// Access in PageAsk and PageGrant: what the page is wanted for.  An
+// atomic update asks for PageAccessWrite.
+inline constexpr uint32_t PageAccessRead = 0;
+inline constexpr uint32_t PageAccessWrite = 1;
+// Data in PageGrant: where the node finds the page's bytes.
+inline constexpr uint32_t GrantHeld = 0;     // its own copy (an upgrade)
+inline constexpr uint32_t GrantZero = 1;     // zeros: never written since mapped
+inline constexpr uint32_t GrantFromHome = 2; // the PageBytes after the message
+// Mode in PageRecall: what the owner keeps.
+inline constexpr uint32_t RecallDowngrade = 0; // the page, read-only
+inline constexpr uint32_t RecallInvalidate = 1; // nothing
+
+struct PageAskMessage {
+  uint64_t Address;
+  uint32_t Access;
+  uint32_t Pad;
+};
+
+struct PageGrantMessage {
+  uint64_t Address;
+  uint32_t Access;
+  uint32_t Data;
+};
+
+struct PageRecallMessage {
+  uint64_t Address;
+  uint32_t Mode;
+  uint32_t Pad;
+};
+
+// PageDenied, PageInvalidate, PageInvalidated, PageRecalled.
+struct PageAddressMessage {
+  uint64_t Address;
 };
 
 struct ExitMessage {
