@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <deque>
 #include <random>
 #include <set>
@@ -58,6 +59,20 @@ const char *name(Op O) {
   return Names[int(O)];
 }
 
+// How often the runs took each of the protocol's paths: a path never
+// taken is a path never checked.
+struct Coverage {
+  uint64_t GrantZero = 0, GrantFromHome = 0, Upgrade = 0, Downgrade = 0, RecallForWrite = 0,
+           Invalidate = 0, Deny = 0, Unmap = 0, Map = 0, QueuedBehind = 0, WaitedOnAsk = 0,
+           ClearedAfterGrant = 0, Increments = 0;
+  void add(const Coverage &O) {
+    uint64_t *Mine = &GrantZero;
+    const uint64_t *Theirs = &O.GrantZero;
+    for (unsigned I = 0; I < sizeof(Coverage) / sizeof(uint64_t); ++I)
+      Mine[I] += Theirs[I];
+  }
+};
+
 class Simulation {
 public:
   explicit Simulation(uint32_t Seed)
@@ -80,6 +95,7 @@ public:
   const std::string &failure() const { return Failure; }
   uint64_t steps() const { return Steps; }
   uint64_t completed() const { return Completed; }
+  const Coverage &coverage() const { return Taken; }
 
   /// One random step: a thread starts an operation, a message arrives, or
   /// home serves a waiting request.
@@ -173,6 +189,8 @@ private:
     if (A.Step == FaultStep::Ask)
       ToHome[W.Node].push_back(Message{Message::Ask, pageAt(W.Page), A.Wanted, GrantData::Held,
                                        RecallMode::Downgrade, 0});
+    if (A.Step == FaultStep::Wait)
+      ++Taken.WaitedOnAsk;
     if (A.Step == FaultStep::Proceed)
       access(T);
   }
@@ -189,8 +207,10 @@ private:
                   std::to_string(RefValue[P]) + (W.Doing == Op::FetchAdd ? " (a lost update)" : ""));
     if (W.Doing == Op::Write)
       Mine = RefValue[P] = W.Value;
-    if (W.Doing == Op::FetchAdd)
+    if (W.Doing == Op::FetchAdd) {
       Mine = ++RefValue[P];
+      ++Taken.Increments;
+    }
     finish(W);
   }
 
@@ -223,9 +243,12 @@ private:
 
   // Carries out the directory's actions, as home's runtime would.
   void perform(const ActionList &Out) {
+    if (Out.Count > MaxActions)
+      return fail("the directory returned more than MaxActions actions");
     for (unsigned I = 0; I < Out.Count; ++I) {
       const Action &A = Out.Items[I];
       int P = indexOf(A.Page);
+      count(A, Out, I);
       switch (A.What) {
       case Action::Grant:
         ToNode[A.Node].push_back(Message{Message::Grant, A.Page, A.Granted, A.Data,
@@ -251,10 +274,37 @@ private:
     }
   }
 
+  void count(const Action &A, const ActionList &Out, unsigned I) {
+    switch (A.What) {
+    case Action::Grant:
+      (A.Data == GrantData::Zero       ? Taken.GrantZero
+       : A.Data == GrantData::FromHome ? Taken.GrantFromHome
+                                       : Taken.Upgrade)++;
+      return;
+    case Action::Recall:
+      (A.Mode == RecallMode::Downgrade ? Taken.Downgrade : Taken.RecallForWrite)++;
+      return;
+    case Action::Invalidate:
+      ++Taken.Invalidate;
+      // An unmap that waited for the transaction whose grant went first.
+      if (I > 0 && Out.Items[0].What == Action::Grant && Out.Items[0].Page == A.Page &&
+          RangeThread >= 0)
+        ++Taken.ClearedAfterGrant;
+      return;
+    case Action::Deny:
+      ++Taken.Deny;
+      return;
+    case Action::RangeDone:
+      if (RangeThread >= 0)
+        (Workers[RangeThread].Doing == Op::Map ? Taken.Map : Taken.Unmap)++;
+      return;
+    }
+  }
+
   void rangeDone(int P) {
-    Thread &W = Workers[RangeThread];
-    if (RangeThread < 0 || !W.Busy || W.Page != P)
+    if (RangeThread < 0 || !Workers[RangeThread].Busy || Workers[RangeThread].Page != P)
       return fail("a range operation ended that no thread waits for");
+    Thread &W = Workers[RangeThread];
     RefMapped[P] = W.Doing == Op::Map;
     RefValue[P] = 0;
     if (W.Doing == Op::Map)
@@ -291,6 +341,9 @@ private:
   void atHome(int From, const Message &M) {
     ActionList Out;
     if (M.What == Message::Ask) {
+      const DirectoryEntry *E = Directory.entry(M.Page);
+      if (E && E->Step != Phase::Idle)
+        ++Taken.QueuedBehind;
       expectOk(Directory.request(From, M.Page, M.Wanted, Out), "a request");
     } else if (M.What == Message::Invalidated) {
       expectOk(Directory.invalidated(From, M.Page, Out), "an acknowledgement");
@@ -360,6 +413,7 @@ private:
   std::mt19937 Random;
   uint32_t Seed;
   uint64_t Steps = 0, Completed = 0;
+  Coverage Taken;
   std::string Failure;
   std::vector<DirectoryEntry> DirectorySlots;
   std::vector<uint64_t> Ring;
@@ -377,7 +431,8 @@ private:
 
 TEST(Coherence, RandomRunsMatchSequentialConsistency) {
   uint64_t Steps = 0, Completed = 0;
-  for (uint32_t Seed = 1; Seed <= 300; ++Seed) {
+  Coverage Taken;
+  for (uint32_t Seed = 1; Seed <= 400; ++Seed) {
     Simulation S(Seed);
     for (int Round = 0; Round < 4 && !S.failed(); ++Round) {
       for (int I = 0; I < 2500 && !S.failed(); ++I)
@@ -387,9 +442,33 @@ TEST(Coherence, RandomRunsMatchSequentialConsistency) {
     ASSERT_FALSE(S.failed()) << S.failure();
     Steps += S.steps();
     Completed += S.completed();
+    Taken.add(S.coverage());
   }
-  // The runs did work: most steps' operations completed.
-  EXPECT_GT(Completed, Steps / 5);
+  EXPECT_GT(Completed, Steps / 10);
+  EXPECT_GT(Taken.GrantZero, 0u);
+  EXPECT_GT(Taken.GrantFromHome, 0u);
+  EXPECT_GT(Taken.Upgrade, 0u);
+  EXPECT_GT(Taken.Downgrade, 0u);
+  EXPECT_GT(Taken.RecallForWrite, 0u);
+  EXPECT_GT(Taken.Invalidate, 0u);
+  EXPECT_GT(Taken.Deny, 0u);
+  EXPECT_GT(Taken.Unmap, 0u);
+  EXPECT_GT(Taken.Map, 0u);
+  EXPECT_GT(Taken.QueuedBehind, 0u);
+  EXPECT_GT(Taken.WaitedOnAsk, 0u);
+  EXPECT_GT(Taken.ClearedAfterGrant, 0u);
+  EXPECT_GT(Taken.Increments, 0u);
+  std::printf("%llu steps, %llu operations; grants: %llu zero, %llu from home, %llu upgrades; "
+              "recalls: %llu downgrade, %llu for a write; %llu invalidations, %llu denials, "
+              "%llu unmaps (%llu after a grant), %llu maps; %llu requests queued behind a "
+              "transaction, %llu faults waited on a request in flight\n",
+              (unsigned long long)Steps, (unsigned long long)Completed,
+              (unsigned long long)Taken.GrantZero, (unsigned long long)Taken.GrantFromHome,
+              (unsigned long long)Taken.Upgrade, (unsigned long long)Taken.Downgrade,
+              (unsigned long long)Taken.RecallForWrite, (unsigned long long)Taken.Invalidate,
+              (unsigned long long)Taken.Deny, (unsigned long long)Taken.Unmap,
+              (unsigned long long)Taken.ClearedAfterGrant, (unsigned long long)Taken.Map,
+              (unsigned long long)Taken.QueuedBehind, (unsigned long long)Taken.WaitedOnAsk);
 }
 
 } // namespace
