@@ -13,7 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <deque>
 #include <random>
 #include <set>
@@ -469,6 +471,449 @@ TEST(Coherence, RandomRunsMatchSequentialConsistency) {
               (unsigned long long)Taken.Deny, (unsigned long long)Taken.Unmap,
               (unsigned long long)Taken.ClearedAfterGrant, (unsigned long long)Taken.Map,
               (unsigned long long)Taken.QueuedBehind, (unsigned long long)Taken.WaitedOnAsk);
+}
+
+} // namespace
+
+namespace {
+
+// A directory with its own storage, for the tests below.
+struct TestDirectory {
+  explicit TestDirectory(int NodeCount, uint32_t Capacity = 64)
+      : Slots(Capacity), Ring(Capacity),
+        Directory(NodeCount, Slots.data(), Ring.data(), Capacity) {}
+  std::vector<DirectoryEntry> Slots;
+  std::vector<uint64_t> Ring;
+  PageDirectory Directory;
+
+  // Every action the event and the serving after it return.
+  std::vector<Action> drain(ActionList &Out) {
+    std::vector<Action> All(Out.Items, Out.Items + Out.Count);
+    for (Out.clear(); Directory.serveNext(Out); Out.clear())
+      All.insert(All.end(), Out.Items, Out.Items + Out.Count);
+    return All;
+  }
+};
+
+TEST(CoherenceDirectory, ProtectRecallsWritersAndDeniesWhatItForbids) {
+  TestDirectory T(3);
+  PageDirectory &D = T.Directory;
+  ActionList Out;
+  uint64_t Page = pageAt(1);
+  ASSERT_EQ(D.map(pageAt(0), pageAt(4), Protection::ReadWrite, Out), DirectoryError::None);
+  Out.clear();
+  ASSERT_EQ(D.request(1, Page, Access::Write, Out), DirectoryError::None);
+  std::vector<Action> A = T.drain(Out);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].What, Action::Grant);
+  EXPECT_EQ(A[0].Data, GrantData::Zero);
+
+  // Read-only: the writer sends its page home and keeps it to read.
+  Out.clear();
+  ASSERT_EQ(D.protect(pageAt(0), pageAt(4), Protection::Read, Out), DirectoryError::None);
+  A = T.drain(Out);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].What, Action::Recall);
+  EXPECT_EQ(A[0].Node, 1);
+  EXPECT_EQ(A[0].Mode, RecallMode::Downgrade);
+  Out.clear();
+  ASSERT_EQ(D.request(2, Page, Access::Write, Out), DirectoryError::None);
+  EXPECT_EQ(T.drain(Out).size(), 0u) << "a request answered before the mapping call ended";
+  Out.clear();
+  ASSERT_EQ(D.recalled(1, Page, Out), DirectoryError::None);
+  A = T.drain(Out);
+  ASSERT_EQ(A.size(), 2u);
+  EXPECT_EQ(A[0].What, Action::RangeDone);
+  EXPECT_EQ(A[1].What, Action::Deny) << "a write to a read-only page";
+  EXPECT_EQ(D.entry(Page)->Sharers, nodeBit(1));
+
+  // No access: readers drop theirs; home keeps the bytes for later.
+  Out.clear();
+  ASSERT_EQ(D.protect(pageAt(0), pageAt(4), Protection::None, Out), DirectoryError::None);
+  A = T.drain(Out);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].What, Action::Invalidate);
+  Out.clear();
+  ASSERT_EQ(D.invalidated(1, Page, Out), DirectoryError::None);
+  A = T.drain(Out);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].What, Action::RangeDone);
+  Out.clear();
+  ASSERT_EQ(D.request(2, Page, Access::Read, Out), DirectoryError::None);
+  A = T.drain(Out);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].What, Action::Deny);
+
+  Out.clear();
+  ASSERT_EQ(D.protect(pageAt(0), pageAt(4), Protection::ReadWrite, Out), DirectoryError::None);
+  Out.clear();
+  ASSERT_EQ(D.request(2, Page, Access::Read, Out), DirectoryError::None);
+  A = T.drain(Out);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].Data, GrantData::FromHome) << "the written page came back as zeros";
+  EXPECT_EQ(D.checkConsistency(), nullptr);
+}
+
+TEST(CoherenceDirectory, FullTableIsAnErrorAndChangesNothing) {
+  TestDirectory T(2, 8); // room for 6 pages
+  PageDirectory &D = T.Directory;
+  ActionList Out;
+  ASSERT_EQ(D.map(pageAt(0), pageAt(100), Protection::ReadWrite, Out), DirectoryError::None);
+  for (int P = 0; P < 6; ++P) {
+    Out.clear();
+    ASSERT_EQ(D.request(1, pageAt(P), Access::Read, Out), DirectoryError::None);
+    ASSERT_EQ(T.drain(Out).size(), 1u);
+  }
+  Out.clear();
+  EXPECT_EQ(D.request(1, pageAt(6), Access::Read, Out), DirectoryError::Full);
+  EXPECT_EQ(Out.Count, 0u);
+  EXPECT_EQ(D.checkConsistency(), nullptr);
+  // The pages it has still work.
+  EXPECT_EQ(D.request(0, pageAt(5), Access::Write, Out), DirectoryError::None);
+  std::vector<Action> A = T.drain(Out);
+  ASSERT_EQ(A.size(), 1u);
+  EXPECT_EQ(A[0].What, Action::Invalidate);
+}
+
+TEST(CoherenceDirectory, MisbehavingNodesAreRefused) {
+  TestDirectory T(2);
+  PageDirectory &D = T.Directory;
+  ActionList Out;
+  ASSERT_EQ(D.map(pageAt(0), pageAt(4), Protection::ReadWrite, Out), DirectoryError::None);
+  Out.clear();
+  EXPECT_EQ(D.request(2, pageAt(0), Access::Read, Out), DirectoryError::BadNode);
+  EXPECT_EQ(D.invalidated(1, pageAt(0), Out), DirectoryError::Unexpected);
+  EXPECT_EQ(D.recalled(1, pageAt(0), Out), DirectoryError::Unexpected);
+  ASSERT_EQ(D.request(1, pageAt(0), Access::Read, Out), DirectoryError::None);
+  EXPECT_EQ(D.request(1, pageAt(0), Access::Write, Out), DirectoryError::DuplicateRequest);
+  T.drain(Out);
+  Out.clear();
+  EXPECT_EQ(D.request(1, pageAt(0), Access::Read, Out), DirectoryError::AlreadyHeld);
+  EXPECT_EQ(D.unmap(pageAt(0) + 1, pageAt(1), Out), DirectoryError::BadRange);
+  EXPECT_EQ(D.map(pageAt(2), pageAt(6), Protection::ReadWrite, Out), DirectoryError::BadRange)
+      << "a map over a mapped page";
+  EXPECT_EQ(D.protect(pageAt(3), pageAt(6), Protection::Read, Out), DirectoryError::BadRange)
+      << "a protect of unmapped pages";
+  ASSERT_EQ(D.unmap(pageAt(0), pageAt(1), Out), DirectoryError::None);
+  EXPECT_EQ(D.unmap(pageAt(2), pageAt(3), Out), DirectoryError::RangeBusy);
+  EXPECT_EQ(D.checkConsistency(), nullptr);
+  for (DirectoryError E : {DirectoryError::BadNode, DirectoryError::Full,
+                           DirectoryError::TooManyRanges, DirectoryError::RangeBusy,
+                           DirectoryError::BadRange, DirectoryError::Unexpected,
+                           DirectoryError::DuplicateRequest, DirectoryError::AlreadyHeld})
+    EXPECT_STRNE(describe(E), describe(DirectoryError::None));
+}
+
+TEST(CoherenceRanges, AssignMatchesAPageModel) {
+  std::mt19937 Random(7);
+  MappedRanges Ranges;
+  Protection Model[64] = {};
+  for (int I = 0; I < 20000; ++I) {
+    uint64_t Low = Random() % 64, High = Low + 1 + Random() % (64 - Low);
+    auto Prot = Protection(Random() % 4);
+    ASSERT_TRUE(Ranges.assign(pageAt(int(Low)), pageAt(int(High)), Prot));
+    for (uint64_t P = Low; P < High; ++P)
+      Model[P] = Prot;
+    for (int P = 0; P < 64; ++P)
+      ASSERT_EQ(Ranges.at(pageAt(P)), Model[P]) << "page " << P << " after " << I;
+    uint64_t A = Random() % 64, B = A + 1 + Random() % (64 - A);
+    bool Any = false, All = true;
+    for (uint64_t P = A; P < B; ++P) {
+      Any |= Model[P] != Protection::Unmapped;
+      All &= Model[P] != Protection::Unmapped;
+    }
+    ASSERT_EQ(Ranges.anyMapped(pageAt(int(A)), pageAt(int(B))), Any);
+    ASSERT_EQ(Ranges.allMapped(pageAt(int(A)), pageAt(int(B))), All);
+  }
+}
+
+TEST(CoherenceRanges, FullIsAnErrorAndChangesNothing) {
+  MappedRanges Ranges;
+  int P = 0;
+  while (Ranges.assign(pageAt(P), pageAt(P + 1), Protection(1 + P % 3)))
+    ++P;
+  EXPECT_GT(P, int(MappedRanges::Capacity) - 4);
+  for (int Q = 0; Q < P; ++Q)
+    ASSERT_EQ(Ranges.at(pageAt(Q)), Protection(1 + Q % 3));
+  EXPECT_EQ(Ranges.at(pageAt(P)), Protection::Unmapped);
+}
+
+TEST(CoherenceTable, InsertFindRemoveMatchASet) {
+  struct Entry {
+    uint64_t Page;
+    uint64_t Value;
+  };
+  std::vector<Entry> Slots(256);
+  PageTable<Entry> Table(Slots.data(), 256);
+  std::set<uint64_t> Model;
+  std::mt19937 Random(3);
+  for (int I = 0; I < 200000; ++I) {
+    // Clustered addresses, as a program's are.
+    uint64_t Page = ArenaBase + (Random() % 400) * PageBytes;
+    if (Random() % 2) {
+      Entry *E = Table.insert(Page);
+      ASSERT_EQ(E == nullptr, !Model.count(Page) && Model.size() >= Table.limit());
+      if (E) {
+        E->Value = Page;
+        Model.insert(Page);
+      }
+    } else if (Entry *E = Table.find(Page)) {
+      Table.remove(E);
+      Model.erase(Page);
+    }
+    ASSERT_EQ(Table.size(), Model.size());
+    uint64_t Probe = ArenaBase + (Random() % 400) * PageBytes;
+    Entry *Found = Table.find(Probe);
+    ASSERT_EQ(Found != nullptr, Model.count(Probe) == 1) << "page " << Probe;
+    if (Found)
+      ASSERT_EQ(Found->Value, Probe);
+  }
+}
+
+} // namespace
+
+namespace {
+
+// A node's message as it comes off the link: header, then payload.
+struct Wire {
+  MessageHeader Header;
+  std::vector<uint8_t> Payload;
+};
+
+template <typename T> Wire wire(MessageType Type, const T &Fixed, uint64_t Extra = 0) {
+  Wire W{{Type, uint32_t(sizeof(T) + Extra)}, std::vector<uint8_t>(sizeof(T) + Extra)};
+  std::memcpy(W.Payload.data(), &Fixed, sizeof(T));
+  return W;
+}
+
+MessageError decode(const Wire &W, int From, const PageDirectory &D, NodeEvent &Out) {
+  return decodeFromNode(W.Header, W.Payload.data(), From, D, Out);
+}
+
+TEST(CoherenceMessages, EveryFieldIsChecked) {
+  TestDirectory T(3);
+  ActionList Out;
+  ASSERT_EQ(T.Directory.map(pageAt(0), pageAt(4), Protection::ReadWrite, Out),
+            DirectoryError::None);
+  NodeEvent E;
+  auto Ask = [](uint64_t Address, uint32_t Access, uint32_t Pad = 0) {
+    return wire(MessageType::PageAsk, PageAskMessage{Address, Access, Pad});
+  };
+  EXPECT_EQ(decode(Ask(pageAt(1), PageAccessWrite), 2, T.Directory, E), MessageError::None);
+  EXPECT_EQ(E.What, NodeEvent::Ask);
+  EXPECT_EQ(E.Page, pageAt(1));
+  EXPECT_EQ(E.Wanted, Access::Write);
+  EXPECT_EQ(decode(Ask(pageAt(1), 0), 3, T.Directory, E), MessageError::BadNode);
+  EXPECT_EQ(decode(Ask(pageAt(1), 0), -1, T.Directory, E), MessageError::BadNode);
+  EXPECT_EQ(decode(Ask(pageAt(1), 2), 1, T.Directory, E), MessageError::BadField);
+  EXPECT_EQ(decode(Ask(pageAt(1), 0, 1), 1, T.Directory, E), MessageError::BadField);
+  EXPECT_EQ(decode(Ask(pageAt(1) + 8, 0), 1, T.Directory, E), MessageError::Unaligned);
+  EXPECT_EQ(decode(Ask(0, 0), 1, T.Directory, E), MessageError::OutsideProgram);
+  EXPECT_EQ(decode(Ask(UserSpaceEnd, 0), 1, T.Directory, E), MessageError::OutsideProgram);
+  // A request may name an unmapped page: the answer is the program's fault.
+  EXPECT_EQ(decode(Ask(pageAt(9), 0), 1, T.Directory, E), MessageError::None);
+  Wire Short = Ask(pageAt(1), 0);
+  Short.Header.Bytes -= 1;
+  EXPECT_EQ(decode(Short, 1, T.Directory, E), MessageError::BadSize);
+
+  Wire Ack = wire(MessageType::PageInvalidated, PageAddressMessage{pageAt(2)});
+  EXPECT_EQ(decode(Ack, 1, T.Directory, E), MessageError::None);
+  EXPECT_EQ(E.What, NodeEvent::Invalidated);
+  Ack = wire(MessageType::PageInvalidated, PageAddressMessage{pageAt(9)});
+  EXPECT_EQ(decode(Ack, 1, T.Directory, E), MessageError::Unmapped);
+  Wire Data = wire(MessageType::PageRecalled, PageAddressMessage{pageAt(3)}, PageBytes);
+  EXPECT_EQ(decode(Data, 1, T.Directory, E), MessageError::None);
+  EXPECT_EQ(E.Data, Data.Payload.data() + sizeof(PageAddressMessage));
+  Data = wire(MessageType::PageRecalled, PageAddressMessage{pageAt(3)}, PageBytes - 1);
+  EXPECT_EQ(decode(Data, 1, T.Directory, E), MessageError::BadSize);
+  Wire Other = wire(MessageType::Exit, ExitMessage{0});
+  EXPECT_EQ(decode(Other, 1, T.Directory, E), MessageError::NotCoherence);
+  Wire Grant = wire(MessageType::PageGrant, PageGrantMessage{pageAt(1), 0, GrantZero});
+  EXPECT_EQ(decode(Grant, 1, T.Directory, E), MessageError::NotCoherence) << "home's message";
+
+  HomeEvent H;
+  EXPECT_EQ(decodeFromHome(Grant.Header, Grant.Payload.data(), H), MessageError::None);
+  Grant = wire(MessageType::PageGrant, PageGrantMessage{pageAt(1), 0, GrantFromHome});
+  EXPECT_EQ(decodeFromHome(Grant.Header, Grant.Payload.data(), H), MessageError::BadSize)
+      << "a grant from home without its page";
+  Grant = wire(MessageType::PageGrant, PageGrantMessage{pageAt(1), 0, 3});
+  EXPECT_EQ(decodeFromHome(Grant.Header, Grant.Payload.data(), H), MessageError::BadField);
+  Wire Recall = wire(MessageType::PageRecall, PageRecallMessage{pageAt(1), 2, 0});
+  EXPECT_EQ(decodeFromHome(Recall.Header, Recall.Payload.data(), H), MessageError::BadField);
+  for (MessageError M : {MessageError::BadNode, MessageError::NotCoherence, MessageError::BadSize,
+                         MessageError::BadField, MessageError::Unaligned,
+                         MessageError::OutsideProgram, MessageError::Unmapped})
+    EXPECT_STRNE(describe(M), describe(MessageError::None));
+}
+
+// What a node could send home now: a request, or the answer the directory
+// waits for, right or mutated; or bytes of any kind.
+class NodeFuzzer {
+public:
+  NodeFuzzer(uint32_t Seed, const PageDirectory &D) : Random(Seed), Directory(D) {}
+
+  Wire next(int &From) {
+    From = int(Random() % 4);
+    Wire W = pick(From);
+    if (Random() % 3 == 0)
+      mutate(W, From);
+    return W;
+  }
+
+  std::mt19937 Random;
+
+private:
+  Wire pick(int &From) {
+    unsigned Kind = Random() % 10;
+    if (Kind < 4)
+      return wire(MessageType::PageAsk,
+                  PageAskMessage{pageAt(int(Random() % 12)), uint32_t(Random() % 2), 0});
+    if (Kind < 8)
+      return answer(From);
+    Wire W{{MessageType(Random() % 40), uint32_t(Random() % 32)}, {}};
+    W.Payload.resize(W.Header.Bytes);
+    for (uint8_t &B : W.Payload)
+      B = uint8_t(Random());
+    return W;
+  }
+
+  // An answer the directory awaits, if any.
+  Wire answer(int &From) {
+    for (int P = 0; P < 12; ++P) {
+      const DirectoryEntry *E = Directory.entry(pageAt(P));
+      if (!E || !(E->AwaitAck | E->AwaitData))
+        continue;
+      for (From = 0; From < 4; ++From) {
+        if (E->AwaitAck & nodeBit(From))
+          return wire(MessageType::PageInvalidated, PageAddressMessage{pageAt(P)});
+        if (E->AwaitData & nodeBit(From))
+          return wire(MessageType::PageRecalled, PageAddressMessage{pageAt(P)}, PageBytes);
+      }
+    }
+    From = int(Random() % 4);
+    return wire(MessageType::PageInvalidated, PageAddressMessage{pageAt(int(Random() % 12))});
+  }
+
+  void mutate(Wire &W, int &From) {
+    switch (Random() % 4) {
+    case 0:
+      From = int(Random() % 7) - 1;
+      break;
+    case 1:
+      W.Header.Bytes = uint32_t(Random() % (W.Payload.size() + 2));
+      W.Payload.resize(W.Header.Bytes);
+      break;
+    case 2:
+      W.Header.Type = MessageType(uint32_t(W.Header.Type) ^ (1u << (Random() % 6)));
+      break;
+    default:
+      if (!W.Payload.empty())
+        W.Payload[Random() % std::min<size_t>(W.Payload.size(), 16)] ^= uint8_t(1u << (Random() % 8));
+      break;
+    }
+  }
+
+  const PageDirectory &Directory;
+};
+
+void expectWellFormed(const std::vector<Action> &Actions, int Nodes) {
+  for (const Action &A : Actions) {
+    ASSERT_LT(A.Node, Nodes);
+    ASSERT_EQ(A.Page % PageBytes, 0u);
+  }
+}
+
+TEST(CoherenceFuzz, NodeMessagesAreRejectedOrKeepTheDirectorySound) {
+  uint64_t Applied = 0, Refused = 0, Rejected = 0;
+  for (uint32_t Seed = 1; Seed <= 20; ++Seed) {
+    TestDirectory T(4, 32);
+    PageDirectory &D = T.Directory;
+    NodeFuzzer Fuzz(Seed, D);
+    ActionList Out;
+    ASSERT_EQ(D.map(pageAt(0), pageAt(8), Protection::ReadWrite, Out), DirectoryError::None);
+    for (int I = 0; I < 10000; ++I) {
+      Out.clear();
+      if (Fuzz.Random() % 50 == 0) {
+        // A mapping call now and then, over part of the pages.
+        uint64_t Low = pageAt(int(Fuzz.Random() % 10)), High = Low + PageBytes;
+        unsigned Call = Fuzz.Random() % 3;
+        if (Call == 0)
+          D.unmap(Low, High, Out);
+        else if (Call == 1)
+          D.map(Low, High, Protection::ReadWrite, Out);
+        else
+          D.protect(Low, High, Protection(1 + Fuzz.Random() % 3), Out);
+      } else {
+        int From;
+        Wire W = Fuzz.next(From);
+        NodeEvent E;
+        if (decode(W, From, D, E) != MessageError::None)
+          ++Rejected;
+        else if (apply(D, E, Out) != DirectoryError::None)
+          ++Refused;
+        else
+          ++Applied;
+      }
+      std::vector<Action> Actions = T.drain(Out);
+      expectWellFormed(Actions, 4);
+      const char *Broken = D.checkConsistency();
+      ASSERT_EQ(Broken, nullptr) << "seed " << Seed << ", message " << I << ": " << Broken;
+    }
+  }
+  // Each outcome happened often: the fuzzing reached past the decoder.
+  EXPECT_GT(Applied, 20000u);
+  EXPECT_GT(Refused, 1000u);
+  EXPECT_GT(Rejected, 20000u);
+}
+
+TEST(CoherenceFuzz, HomeMessagesAreRejectedOrKeepANodeSound) {
+  std::mt19937 Random(11);
+  std::vector<NodePageEntry> Slots(64);
+  NodePages Node(Slots.data(), 64);
+  uint64_t Applied = 0;
+  for (int I = 0; I < 100000; ++I) {
+    if (Random() % 2) {
+      Node.fault(pageAt(int(Random() % 8)), FaultKind(Random() % 3));
+      continue;
+    }
+    Wire W{{MessageType(uint32_t(MessageType::PageGrant) + Random() % 4), 0}, {}};
+    W.Payload.resize(sizeof(PageGrantMessage) + (Random() % 4 == 0 ? PageBytes : 0));
+    PageGrantMessage Fields{pageAt(int(Random() % 8)), uint32_t(Random() % 3),
+                            uint32_t(Random() % 4)};
+    std::memcpy(W.Payload.data(), &Fields, sizeof(Fields));
+    W.Header.Bytes = uint32_t(Random() % 3 ? W.Payload.size() : Random() % 24);
+    W.Payload.resize(std::max<size_t>(W.Payload.size(), W.Header.Bytes));
+    HomeEvent E;
+    if (decodeFromHome(W.Header, W.Payload.data(), E) != MessageError::None)
+      continue;
+    ++Applied;
+    Holding Was = Node.holding(E.Page), Expected = Was;
+    switch (E.What) {
+    case HomeEvent::Grant:
+      if (Node.granted(E.Page, E.Granted, E.Data) == NodeError::None)
+        Expected = E.Granted == Access::Read ? Holding::ReadOnly : Holding::Writable;
+      break;
+    case HomeEvent::Denied:
+      Node.denied(E.Page);
+      break;
+    case HomeEvent::Invalidate:
+      EXPECT_EQ(Node.invalidate(E.Page), Was);
+      Expected = Holding::Nothing;
+      break;
+    case HomeEvent::Recall:
+      if (Node.recall(E.Page, E.Mode) == NodeError::None)
+        Expected = E.Mode == RecallMode::Downgrade ? Holding::ReadOnly : Holding::Nothing;
+      else
+        EXPECT_NE(Was, Holding::Writable) << "a recall refused by the page's owner";
+      break;
+    }
+    ASSERT_EQ(Node.holding(E.Page), Expected) << "message " << I;
+    // A thread may go on exactly when the node holds enough.
+    FaultKind Kind = FaultKind(Random() % 3);
+    Holding Enough = Kind == FaultKind::Read ? Holding::ReadOnly : Holding::Writable;
+    ASSERT_EQ(Node.fault(E.Page, Kind).Step == FaultStep::Proceed, Expected >= Enough);
+  }
+  EXPECT_GT(Applied, 2000u);
 }
 
 } // namespace
