@@ -65,7 +65,7 @@ static MessageError decodeAnswer(const MessageHeader &Header, const uint8_t *Pay
   Out.Data = Recalled ? Payload + sizeof(PageAddressMessage) : nullptr;
   if (MessageError E = checkPage(Out.Page); E != MessageError::None)
     return E;
-  if (Directory.protection(Out.Page) == Protection::Unmapped)
+  if (!Directory.answerable(Out.Page))
     return MessageError::Unmapped;
   return MessageError::None;
 }

@@ -5,9 +5,9 @@
 // node is one of the program's, the payload has its type's size exactly
 // (a recall's data included), its fields take their defined values and
 // its padding is zero, the address is a page's and the program's (below
-// the top of user space, not page zero), and an answer's page is mapped:
-// the directory sends Invalidate and Recall only for mapped pages, and a
-// mapping changes only once every answer is in.  A request may name any
+// the top of user space, not page zero), and an answer's page is mapped
+// or being unmapped: the directory sends Invalidate and Recall for no
+// other, and an unmap waits for every answer.  A request may name any
 // page: one that no mapping holds is the program's SIGSEGV, and the
 // directory answers it so.
 //

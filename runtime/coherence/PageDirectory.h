@@ -145,6 +145,11 @@ public:
   bool serveNext(ActionList &Out);
 
   Protection protection(uint64_t Page) const { return Mapped.at(Page); }
+  /// Whether a node may answer about Page: it is mapped, or the range
+  /// operation under way is taking it away (its copies still go).
+  bool answerable(uint64_t Page) const {
+    return Mapped.at(Page) != Protection::Unmapped || parked(Page);
+  }
   const DirectoryEntry *entry(uint64_t Page) const { return Table.find(Page); }
   int nodeCount() const { return Nodes; }
   bool rangeBusy() const { return Op.Kind != RangeKind::None; }

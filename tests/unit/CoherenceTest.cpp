@@ -56,6 +56,30 @@ struct Thread {
   uint64_t Value; // Write's
 };
 
+// A message as it comes off a link: header, then payload.
+struct Wire {
+  MessageHeader Header;
+  std::vector<uint8_t> Payload;
+};
+
+template <typename T> Wire wire(MessageType Type, const T &Fixed, uint64_t Extra = 0) {
+  Wire W{{Type, uint32_t(sizeof(T) + Extra)}, std::vector<uint8_t>(sizeof(T) + Extra)};
+  std::memcpy(W.Payload.data(), &Fixed, sizeof(T));
+  return W;
+}
+
+// The page's bytes after a message's fields: its value, then zeros.
+Wire withValue(Wire W, size_t At, uint64_t Value) {
+  std::memcpy(W.Payload.data() + At, &Value, sizeof(Value));
+  return W;
+}
+
+uint64_t valueIn(const uint8_t *Bytes) {
+  uint64_t Value;
+  std::memcpy(&Value, Bytes, sizeof(Value));
+  return Value;
+}
+
 const char *name(Op O) {
   static const char *const Names[] = {"read", "write", "fetch-add", "move", "unmap", "map"};
   return Names[int(O)];
@@ -340,48 +364,80 @@ private:
     return false;
   }
 
-  void atHome(int From, const Message &M) {
-    ActionList Out;
-    if (M.What == Message::Ask) {
-      const DirectoryEntry *E = Directory.entry(M.Page);
-      if (E && E->Step != Phase::Idle)
-        ++Taken.QueuedBehind;
-      expectOk(Directory.request(From, M.Page, M.Wanted, Out), "a request");
-    } else if (M.What == Message::Invalidated) {
-      expectOk(Directory.invalidated(From, M.Page, Out), "an acknowledgement");
-    } else {
-      HomeCopy[indexOf(M.Page)] = M.Value; // the owner's data lands first
-      expectOk(Directory.recalled(From, M.Page, Out), "recalled data");
+  // Every message goes through its encoding and the receiver's checks.
+  static Wire encodeForHome(const Message &M) {
+    if (M.What == Message::Ask)
+      return wire(MessageType::PageAsk, PageAskMessage{M.Page, uint32_t(M.Wanted), 0});
+    if (M.What == Message::Invalidated)
+      return wire(MessageType::PageInvalidated, PageAddressMessage{M.Page});
+    return withValue(wire(MessageType::PageRecalled, PageAddressMessage{M.Page}, PageBytes),
+                     sizeof(PageAddressMessage), M.Value);
+  }
+
+  static Wire encodeForNode(const Message &M) {
+    switch (M.What) {
+    case Message::Grant: {
+      bool Bytes = M.Data == GrantData::FromHome;
+      Wire W = wire(MessageType::PageGrant,
+                    PageGrantMessage{M.Page, uint32_t(M.Wanted), uint32_t(M.Data)},
+                    Bytes ? PageBytes : 0);
+      return Bytes ? withValue(W, sizeof(PageGrantMessage), M.Value) : W;
     }
+    case Message::Recall:
+      return wire(MessageType::PageRecall, PageRecallMessage{M.Page, uint32_t(M.Mode), 0});
+    default:
+      return wire(M.What == Message::Deny ? MessageType::PageDenied : MessageType::PageInvalidate,
+                  PageAddressMessage{M.Page});
+    }
+  }
+
+  void atHome(int From, const Message &M) {
+    Wire W = encodeForHome(M);
+    NodeEvent E;
+    if (MessageError Bad = decodeFromNode(W.Header, W.Payload.data(), From, Directory, E);
+        Bad != MessageError::None)
+      return fail("home refused node " + std::to_string(From) + "'s message: " + describe(Bad));
+    if (E.What == NodeEvent::Ask) {
+      const DirectoryEntry *Entry = Directory.entry(E.Page);
+      if (Entry && Entry->Step != Phase::Idle)
+        ++Taken.QueuedBehind;
+    }
+    if (E.What == NodeEvent::Recalled)
+      HomeCopy[indexOf(E.Page)] = valueIn(E.Data); // the owner's data lands first
+    ActionList Out;
+    expectOk(apply(Directory, E, Out), "a node's message");
     perform(Out);
   }
 
-  void atNode(int N, const Message &M) {
+  void atNode(int N, const Message &Sent) {
+    Wire W = encodeForNode(Sent);
+    HomeEvent M;
+    if (MessageError Bad = decodeFromHome(W.Header, W.Payload.data(), M);
+        Bad != MessageError::None)
+      return fail("node " + std::to_string(N) + " refused home's message: " + describe(Bad));
     int P = indexOf(M.Page);
     NodePages &Mine = Local[N];
     switch (M.What) {
-    case Message::Grant:
-      expectOk(Mine.granted(M.Page, M.Wanted, M.Data), N, "a grant");
+    case HomeEvent::Grant:
+      expectOk(Mine.granted(M.Page, M.Granted, M.Data), N, "a grant");
       if (M.Data == GrantData::Zero)
         copy(N, P) = 0;
       if (M.Data == GrantData::FromHome)
-        copy(N, P) = M.Value;
+        copy(N, P) = valueIn(M.Bytes);
       return wake(N, P, false);
-    case Message::Deny:
+    case HomeEvent::Denied:
       expectOk(Mine.denied(M.Page), N, "a denial");
       return wake(N, P, true);
-    case Message::Invalidate:
+    case HomeEvent::Invalidate:
       Mine.invalidate(M.Page);
       ToHome[N].push_back(Message{Message::Invalidated, M.Page, Access::Read, GrantData::Held,
                                   RecallMode::Downgrade, 0});
       return;
-    case Message::Recall:
+    case HomeEvent::Recall:
       expectOk(Mine.recall(M.Page, M.Mode), N, "a recall");
       ToHome[N].push_back(Message{Message::Recalled, M.Page, Access::Read, GrantData::Held,
                                   M.Mode, copy(N, P)});
       return;
-    default:
-      return fail("a node got a message meant for home");
     }
   }
 
@@ -674,18 +730,6 @@ TEST(CoherenceTable, InsertFindRemoveMatchASet) {
 
 namespace {
 
-// A node's message as it comes off the link: header, then payload.
-struct Wire {
-  MessageHeader Header;
-  std::vector<uint8_t> Payload;
-};
-
-template <typename T> Wire wire(MessageType Type, const T &Fixed, uint64_t Extra = 0) {
-  Wire W{{Type, uint32_t(sizeof(T) + Extra)}, std::vector<uint8_t>(sizeof(T) + Extra)};
-  std::memcpy(W.Payload.data(), &Fixed, sizeof(T));
-  return W;
-}
-
 MessageError decode(const Wire &W, int From, const PageDirectory &D, NodeEvent &Out) {
   return decodeFromNode(W.Header, W.Payload.data(), From, D, Out);
 }
@@ -721,6 +765,10 @@ TEST(CoherenceMessages, EveryFieldIsChecked) {
   EXPECT_EQ(E.What, NodeEvent::Invalidated);
   Ack = wire(MessageType::PageInvalidated, PageAddressMessage{pageAt(9)});
   EXPECT_EQ(decode(Ack, 1, T.Directory, E), MessageError::Unmapped);
+  // An unmap under way still takes its pages' answers.
+  ASSERT_EQ(T.Directory.unmap(pageAt(2), pageAt(3), Out), DirectoryError::None);
+  Ack = wire(MessageType::PageInvalidated, PageAddressMessage{pageAt(2)});
+  EXPECT_EQ(decode(Ack, 1, T.Directory, E), MessageError::None);
   Wire Data = wire(MessageType::PageRecalled, PageAddressMessage{pageAt(3)}, PageBytes);
   EXPECT_EQ(decode(Data, 1, T.Directory, E), MessageError::None);
   EXPECT_EQ(E.Data, Data.Payload.data() + sizeof(PageAddressMessage));
