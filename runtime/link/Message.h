@@ -10,7 +10,9 @@
 // need home's files and identity there (Syscall -> SyscallResult; Unmap,
 // unanswered); it comes back with ReturnHome followed by every page it
 // wrote (PageData, a run of pages each; PageSet, pages apart) and End.
-// Exit ends the program with a status.
+// Exit ends the program with a status.  The coherence protocol's
+// messages (PageAsk to PageRecalled) keep one memory over nodes whose
+// threads run at the same time (coherence/PageDirectory.h).
 // With POPCORN_TRACE a node sends its trace events (TraceEvents, Trace.h)
 // after its pages (before End) when it returns home, and before Exit.
 //
