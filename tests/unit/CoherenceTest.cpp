@@ -46,14 +46,15 @@ struct Message {
   uint64_t Value;
 };
 
-enum class Op { Read, Write, FetchAdd, Move, Unmap, Map };
+enum class Op { Read, Write, FetchAdd, Move, Unmap, Map, Protect };
 
 struct Thread {
   int Node;
   bool Busy;
   Op Doing;
   int Page;
-  uint64_t Value; // Write's
+  uint64_t Value;  // Write's
+  Protection To;   // Protect's
 };
 
 // A message as it comes off a link: header, then payload.
@@ -81,7 +82,8 @@ uint64_t valueIn(const uint8_t *Bytes) {
 }
 
 const char *name(Op O) {
-  static const char *const Names[] = {"read", "write", "fetch-add", "move", "unmap", "map"};
+  static const char *const Names[] = {"read",  "write", "fetch-add", "move",
+                                      "unmap", "map",   "protect"};
   return Names[int(O)];
 }
 
@@ -89,7 +91,7 @@ const char *name(Op O) {
 // taken is a path never checked.
 struct Coverage {
   uint64_t GrantZero = 0, GrantFromHome = 0, Upgrade = 0, Downgrade = 0, RecallForWrite = 0,
-           Invalidate = 0, Deny = 0, Unmap = 0, Map = 0, QueuedBehind = 0, WaitedOnAsk = 0,
+           Invalidate = 0, Deny = 0, Unmap = 0, Map = 0, Protect = 0, QueuedBehind = 0, WaitedOnAsk = 0,
            ClearedAfterGrant = 0, Increments = 0;
   void add(const Coverage &O) {
     uint64_t *Mine = &GrantZero;
@@ -109,12 +111,12 @@ public:
       Local.emplace_back(NodeSlots[N].data(), TableSlots);
     }
     for (int T = 0; T < Threads; ++T)
-      Workers[T] = Thread{T % Nodes, false, Op::Read, 0, 0};
+      Workers[T] = Thread{T % Nodes, false, Op::Read, 0, 0, Protection::ReadWrite};
     ActionList Out;
     EXPECT_EQ(Directory.map(pageAt(0), pageAt(Pages), Protection::ReadWrite, Out),
               DirectoryError::None);
     for (int P = 0; P < Pages; ++P)
-      RefMapped[P] = true;
+      RefProt[P] = Protection::ReadWrite;
   }
 
   bool failed() const { return !Failure.empty(); }
@@ -172,14 +174,14 @@ private:
     int P = int(Random() % Pages);
     unsigned Kind = Random() % 20;
     Op O = Kind < 7 ? Op::Read : Kind < 11 ? Op::Write : Kind < 16 ? Op::FetchAdd
-         : Kind < 18 ? Op::Move : Op::Unmap;
-    if (P == CounterPage && (O == Op::Write || O == Op::Unmap))
+         : Kind < 18 ? Op::Move : Kind < 19 ? Op::Unmap : Op::Protect;
+    if (P == CounterPage && O != Op::Read && O != Op::Move)
       O = Op::FetchAdd;
-    if (O == Op::Unmap && !RefMapped[P])
+    if (O >= Op::Unmap && RefProt[P] == Protection::Unmapped)
       O = Op::Map;
-    if ((O == Op::Unmap || O == Op::Map) && Directory.rangeBusy())
+    if (O >= Op::Unmap && Directory.rangeBusy())
       O = Op::Read;
-    W = Thread{W.Node, true, O, P, Random()};
+    W = Thread{W.Node, true, O, P, Random(), Protection(1 + Random() % 3)};
     switch (O) {
     case Op::Move:
       W.Node = int(Random() % Nodes);
@@ -198,6 +200,12 @@ private:
       RangeThread = T;
       return perform(Out);
     }
+    case Op::Protect: {
+      ActionList Out;
+      expectOk(Directory.protect(pageAt(P), pageAt(P + 1), W.To, Out), "protect");
+      RangeThread = T;
+      return perform(Out);
+    }
     default:
       return attempt(T);
     }
@@ -213,6 +221,8 @@ private:
     if (A.Step == FaultStep::Full)
       return fail("node " + std::to_string(W.Node) + "'s page table is full");
     if (A.Step == FaultStep::Ask)
+      AskedFor[W.Node][W.Page] = A.Wanted;
+    if (A.Step == FaultStep::Ask)
       ToHome[W.Node].push_back(Message{Message::Ask, pageAt(W.Page), A.Wanted, GrantData::Held,
                                        RecallMode::Downgrade, 0});
     if (A.Step == FaultStep::Wait)
@@ -224,8 +234,9 @@ private:
   void access(int T) {
     Thread &W = Workers[T];
     int P = W.Page;
-    if (!RefMapped[P])
-      return fail("node " + std::to_string(W.Node) + " accessed unmapped " + page(P));
+    if (!allows(RefProt[P], W.Doing == Op::Read ? Access::Read : Access::Write))
+      return fail("node " + std::to_string(W.Node) + " did a " + name(W.Doing) + " of " + page(P) +
+                  ", which its protection forbids");
     uint64_t &Mine = copy(W.Node, P);
     if (Mine != RefValue[P])
       return fail(std::string(name(W.Doing)) + " of " + page(P) + " on node " +
@@ -245,13 +256,18 @@ private:
     ++Completed;
   }
 
-  // Threads of Node waiting on page P look again.
+  static bool allows(Protection Prot, Access Wanted) {
+    return Wanted == Access::Read ? Prot >= Protection::Read : Prot == Protection::ReadWrite;
+  }
+
+  // Threads of Node waiting on page P look again, or fault: all of them
+  // if a read was denied, those that write if a write was.
   void wake(int Node, int P, bool Denied) {
     for (int T = 0; T < Threads && !failed(); ++T) {
       Thread &W = Workers[T];
       if (!W.Busy || W.Node != Node || W.Page != P || W.Doing >= Op::Move)
         continue;
-      if (Denied)
+      if (Denied && (AskedFor[Node][P] == Access::Read || W.Doing != Op::Read))
         finish(W); // the program's SIGSEGV
       else
         attempt(T);
@@ -282,8 +298,10 @@ private:
         break;
       case Action::Deny:
         // The fault takes effect here, where the directory decides.
-        if (RefMapped[P])
-          fail("denied node " + std::to_string(A.Node) + " mapped " + page(P));
+        if (allows(RefProt[P], AskedFor[A.Node][P]))
+          fail("denied node " + std::to_string(A.Node) + " a " +
+               (AskedFor[A.Node][P] == Access::Read ? "read" : "write") + " of " + page(P) +
+               ", which its protection allows");
         ToNode[A.Node].push_back(Message{Message::Deny, A.Page, Access::Read, GrantData::Held,
                                          RecallMode::Downgrade, 0});
         break;
@@ -322,7 +340,9 @@ private:
       return;
     case Action::RangeDone:
       if (RangeThread >= 0)
-        (Workers[RangeThread].Doing == Op::Map ? Taken.Map : Taken.Unmap)++;
+        (Workers[RangeThread].Doing == Op::Map     ? Taken.Map
+         : Workers[RangeThread].Doing == Op::Unmap ? Taken.Unmap
+                                                   : Taken.Protect)++;
       return;
     }
   }
@@ -331,10 +351,14 @@ private:
     if (RangeThread < 0 || !Workers[RangeThread].Busy || Workers[RangeThread].Page != P)
       return fail("a range operation ended that no thread waits for");
     Thread &W = Workers[RangeThread];
-    RefMapped[P] = W.Doing == Op::Map;
-    RefValue[P] = 0;
-    if (W.Doing == Op::Map)
-      HomeCopy[P] = 0; // home's fresh mapping
+    if (W.Doing == Op::Protect) {
+      RefProt[P] = W.To;
+    } else {
+      RefProt[P] = W.Doing == Op::Map ? Protection::ReadWrite : Protection::Unmapped;
+      RefValue[P] = 0;
+      if (W.Doing == Op::Map)
+        HomeCopy[P] = 0; // home's fresh mapping
+    }
     RangeThread = -1;
     finish(W);
   }
@@ -451,8 +475,10 @@ private:
         if (H == Holding::Nothing)
           continue;
         (H == Holding::Writable ? Writers : Readers)++;
-        if (!RefMapped[P])
-          return fail("node " + std::to_string(N) + " holds unmapped " + page(P));
+        if (!allows(RefProt[P], H == Holding::Writable ? Access::Write : Access::Read))
+          return fail("node " + std::to_string(N) + " holds " + page(P) +
+                      (H == Holding::Writable ? " writable" : " read-only") +
+                      ", which its protection forbids");
         if (copy(N, P) != RefValue[P])
           return fail("node " + std::to_string(N) + "'s copy of " + page(P) + " is " +
                       std::to_string(copy(N, P)) + ", the reference " +
@@ -463,7 +489,7 @@ private:
                     " nodes and read-only on " + std::to_string(Readers));
       // No remote owner: home serves the page from its copy.
       const DirectoryEntry *E = Directory.entry(pageAt(P));
-      if (RefMapped[P] && (!E || E->Owner <= 0) && HomeCopy[P] != RefValue[P])
+      if (RefProt[P] != Protection::Unmapped && (!E || E->Owner <= 0) && HomeCopy[P] != RefValue[P])
         return fail("home's copy of " + page(P) + " is stale with no node owning it");
     }
   }
@@ -481,7 +507,8 @@ private:
   std::deque<Message> ToHome[Nodes], ToNode[Nodes];
   Thread Workers[Threads];
   int RangeThread = -1;
-  bool RefMapped[Pages];
+  Protection RefProt[Pages];
+  Access AskedFor[Nodes][Pages] = {};
   uint64_t RefValue[Pages] = {};
   uint64_t HomeCopy[Pages] = {};
   uint64_t Copies[Nodes][Pages] = {};
@@ -490,7 +517,7 @@ private:
 TEST(Coherence, RandomRunsMatchSequentialConsistency) {
   uint64_t Steps = 0, Completed = 0;
   Coverage Taken;
-  for (uint32_t Seed = 1; Seed <= 400; ++Seed) {
+  for (uint32_t Seed = 1; Seed <= 600; ++Seed) {
     Simulation S(Seed);
     for (int Round = 0; Round < 4 && !S.failed(); ++Round) {
       for (int I = 0; I < 2500 && !S.failed(); ++I)
@@ -512,13 +539,14 @@ TEST(Coherence, RandomRunsMatchSequentialConsistency) {
   EXPECT_GT(Taken.Deny, 0u);
   EXPECT_GT(Taken.Unmap, 0u);
   EXPECT_GT(Taken.Map, 0u);
+  EXPECT_GT(Taken.Protect, 0u);
   EXPECT_GT(Taken.QueuedBehind, 0u);
   EXPECT_GT(Taken.WaitedOnAsk, 0u);
   EXPECT_GT(Taken.ClearedAfterGrant, 0u);
   EXPECT_GT(Taken.Increments, 0u);
   std::printf("%llu steps, %llu operations; grants: %llu zero, %llu from home, %llu upgrades; "
               "recalls: %llu downgrade, %llu for a write; %llu invalidations, %llu denials, "
-              "%llu unmaps (%llu after a grant), %llu maps; %llu requests queued behind a "
+              "%llu unmaps (%llu after a grant), %llu maps, %llu protects; %llu requests queued behind a "
               "transaction, %llu faults waited on a request in flight\n",
               (unsigned long long)Steps, (unsigned long long)Completed,
               (unsigned long long)Taken.GrantZero, (unsigned long long)Taken.GrantFromHome,
@@ -526,6 +554,7 @@ TEST(Coherence, RandomRunsMatchSequentialConsistency) {
               (unsigned long long)Taken.RecallForWrite, (unsigned long long)Taken.Invalidate,
               (unsigned long long)Taken.Deny, (unsigned long long)Taken.Unmap,
               (unsigned long long)Taken.ClearedAfterGrant, (unsigned long long)Taken.Map,
+              (unsigned long long)Taken.Protect,
               (unsigned long long)Taken.QueuedBehind, (unsigned long long)Taken.WaitedOnAsk);
 }
 
