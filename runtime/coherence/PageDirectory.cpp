@@ -176,10 +176,12 @@ DirectoryError PageDirectory::invalidated(int From, uint64_t Page, ActionList &O
     E->Owner = NoOwner; // an unmap drops written pages too
   if (E->AwaitAck || E->AwaitData)
     return DirectoryError::None;
-  if (E->Step == Phase::Clearing)
-    return clearingDone(*E, Out), DirectoryError::None;
-  grantWrite(*E, E->Serving.Node, Out);
-  endTransaction(*E, Out);
+  if (E->Step == Phase::Clearing) {
+    clearingDone(*E, Out);
+  } else {
+    grantWrite(*E, E->Serving.Node, Out);
+    endTransaction(*E, Out);
+  }
   return DirectoryError::None;
 }
 
@@ -198,8 +200,10 @@ DirectoryError PageDirectory::recalled(int From, uint64_t Page, ActionList &Out)
     E->Sharers |= Bit;
   if (E->AwaitAck || E->AwaitData)
     return DirectoryError::None;
-  if (E->Step == Phase::Clearing)
-    return clearingDone(*E, Out), DirectoryError::None;
+  if (E->Step == Phase::Clearing) {
+    clearingDone(*E, Out);
+    return DirectoryError::None;
+  }
   // Home's copy is the owner's now: serve the request from it.
   uint8_t Node = E->Serving.Node;
   if (E->Serving.Wanted == Access::Read) {

@@ -100,6 +100,9 @@ struct Action {
   uint64_t Page;
 };
 
+// The most one call returns: an Invalidate to every other node; or a
+// grant, then the clearing its range operation waited for (an Invalidate
+// or Recall to each holder) or the operation's end.
 inline constexpr unsigned MaxActions = MaxNodes + 2;
 
 struct ActionList {
