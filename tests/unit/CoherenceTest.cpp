@@ -689,6 +689,47 @@ TEST(CoherenceDirectory, MisbehavingNodesAreRefused) {
     EXPECT_STRNE(describe(E), describe(DirectoryError::None));
 }
 
+TEST(CoherenceNode, FaultsAskForWhatTheyNeedOnce) {
+  std::vector<NodePageEntry> Slots(4); // room for 3 pages
+  NodePages Node(Slots.data(), 4);
+  uint64_t Page = pageAt(0);
+  FaultAnswer A = Node.fault(Page, FaultKind::Read);
+  EXPECT_EQ(A.Step, FaultStep::Ask);
+  EXPECT_EQ(A.Wanted, Access::Read);
+  EXPECT_EQ(Node.fault(Page, FaultKind::Atomic).Step, FaultStep::Wait) << "a second request";
+  EXPECT_EQ(Node.granted(Page, Access::Write, GrantData::Zero), NodeError::NotAsked);
+  ASSERT_EQ(Node.granted(Page, Access::Read, GrantData::Zero), NodeError::None);
+  EXPECT_EQ(Node.fault(Page, FaultKind::Read).Step, FaultStep::Proceed);
+  // An atomic update needs the only copy, as a write does.
+  A = Node.fault(Page, FaultKind::Atomic);
+  EXPECT_EQ(A.Step, FaultStep::Ask);
+  EXPECT_EQ(A.Wanted, Access::Write);
+  EXPECT_EQ(Node.fault(Page, FaultKind::Read).Step, FaultStep::Proceed)
+      << "the copy is still readable while the upgrade is asked for";
+  ASSERT_EQ(Node.granted(Page, Access::Write, GrantData::Held), NodeError::None);
+  EXPECT_EQ(Node.holding(Page), Holding::Writable);
+  EXPECT_EQ(Node.recall(Page, RecallMode::Downgrade), NodeError::None);
+  EXPECT_EQ(Node.holding(Page), Holding::ReadOnly);
+  EXPECT_EQ(Node.recall(Page, RecallMode::Downgrade), NodeError::NotOwner);
+  EXPECT_EQ(Node.invalidate(Page), Holding::ReadOnly);
+  EXPECT_EQ(Node.holding(Page), Holding::Nothing);
+  // An upgrade whose copy an Invalidate took cannot come without data.
+  ASSERT_EQ(Node.fault(Page, FaultKind::Write).Step, FaultStep::Ask);
+  EXPECT_EQ(Node.granted(Page, Access::Write, GrantData::Held), NodeError::NothingHeld);
+  EXPECT_EQ(Node.denied(Page), NodeError::None);
+  EXPECT_EQ(Node.denied(Page), NodeError::NotAsked);
+
+  // Full: the fault says so, and the pages it has still work.
+  for (int P = 1; P <= 3; ++P)
+    ASSERT_EQ(Node.fault(pageAt(P), FaultKind::Read).Step, FaultStep::Ask);
+  EXPECT_EQ(Node.fault(pageAt(4), FaultKind::Read).Step, FaultStep::Full);
+  EXPECT_EQ(Node.granted(pageAt(3), Access::Read, GrantData::Zero), NodeError::None);
+  EXPECT_EQ(Node.fault(pageAt(3), FaultKind::Read).Step, FaultStep::Proceed);
+  for (NodeError E : {NodeError::Full, NodeError::NotAsked, NodeError::NothingHeld,
+                      NodeError::NotOwner})
+    EXPECT_STRNE(describe(E), describe(NodeError::None));
+}
+
 TEST(CoherenceRanges, AssignMatchesAPageModel) {
   std::mt19937 Random(7);
   MappedRanges Ranges;
