@@ -378,6 +378,8 @@ const char *PageDirectory::checkConsistency() const {
       return "a zero page that some node holds";
     if (E.Queued > unsigned(Nodes) || (E.Ready && !E.Queued))
       return "a request queue out of bounds";
+    if (E.Ready && E.Step != Phase::Idle && !parked(E.Page))
+      return "a page ready to serve in the middle of a transaction";
     for (unsigned Q = 0; Q < E.Queued; ++Q)
       for (unsigned R = Q + 1; R < E.Queued; ++R)
         if (E.Queue[Q].Node == E.Queue[R].Node)

@@ -129,6 +129,7 @@ const char *describe(DirectoryError E);
 
 class PageDirectory {
 public:
+  /// NodeCount: 1 to MaxNodes, home being node 0.
   PageDirectory(int NodeCount, DirectoryEntry *Slots, uint64_t *ReadyRing,
                 uint32_t Capacity);
 
