@@ -3,10 +3,12 @@
 // The table (runtime/coherence/FutexQueues.h) is driven by random waits,
 // wakes with bitsets, requeues, cancels and moves of waiting threads, from
 // several nodes, and checked after every step against a reference that
-// keeps every waiter in one list, scanned from the front.
+// keeps every waiter in one list, scanned from the front.  The futex
+// messages' decoder is fed random and mutated bytes: each message is
+// refused, or applied to the table without breaking it.
 //
 //===----------------------------------------------------------------------===//
-#include "coherence/FutexQueues.h"
+#include "coherence/FutexMessages.h"
 #include "gtest/gtest.h"
 #include <array>
 #include <chrono>
@@ -16,6 +18,7 @@
 
 namespace popcorn {
 // Names in failure reports rather than bytes.
+void PrintTo(FutexFault F, std::ostream *OS) { *OS << describe(F); }
 void PrintTo(FutexError E, std::ostream *OS) { *OS << describe(E); }
 void PrintTo(FutexLeave L, std::ostream *OS) {
   *OS << (L == FutexLeave::Left ? "left" : L == FutexLeave::NotWaiting ? "not waiting" : "refused");
@@ -345,6 +348,222 @@ TEST(FutexQueues, RequeueMovesToTheEndOfTheTargetsLine) {
   EXPECT_EQ(groupsOf(T.Woken)[0], std::vector<uint64_t>{10});
   EXPECT_EQ(groupsOf(T.Woken)[2], std::vector<uint64_t>{11});
   EXPECT_TRUE(T.Q.waiting(2));
+}
+
+// --- Messages ---
+
+template <typename T> std::vector<uint8_t> bytesOf(const T &M) {
+  std::vector<uint8_t> B(sizeof M);
+  memcpy(B.data(), &M, sizeof M);
+  return B;
+}
+
+constexpr int Nodes = 3;
+constexpr uint32_t Threads = 16;
+
+FutexFault decode(MessageType Type, const std::vector<uint8_t> &B, int From = 1) {
+  FutexRequest R;
+  return decodeFutexRequest(Type, B.data(), uint32_t(B.size()), From, Nodes, Threads, R);
+}
+
+FutexWaitMessage goodWait() { return {0x7000, 5, 3, 0, FutexAnyBits, 0}; }
+FutexWakeMessage goodWake() { return {0x7000, 6, 1, FutexAnyBits, FutexShared, 0}; }
+FutexRequeueMessage goodRequeue() { return {0x7000, 0x7004, 7, 0, 1, 9, FutexCompare}; }
+FutexCancelMessage goodCancel() { return {5, 3, 0}; }
+
+TEST(FutexMessages, EveryFieldIsChecked) {
+  using T = MessageType;
+  EXPECT_EQ(decode(T::FutexWait, bytesOf(goodWait())), FutexFault::None);
+  EXPECT_EQ(decode(T::FutexWake, bytesOf(goodWake())), FutexFault::None);
+  EXPECT_EQ(decode(T::FutexRequeue, bytesOf(goodRequeue())), FutexFault::None);
+  EXPECT_EQ(decode(T::FutexCancel, bytesOf(goodCancel())), FutexFault::None);
+
+  EXPECT_EQ(decode(T::FutexWait, bytesOf(goodWait()), Nodes), FutexFault::BadNode);
+  EXPECT_EQ(decode(T::FutexWait, bytesOf(goodWait()), -1), FutexFault::BadNode);
+  EXPECT_EQ(decode(T::Exit, bytesOf(goodWait())), FutexFault::NotFutex);
+  std::vector<uint8_t> Short = bytesOf(goodWait());
+  Short.pop_back();
+  EXPECT_EQ(decode(T::FutexWait, Short), FutexFault::WrongSize);
+  std::vector<uint8_t> Long = bytesOf(goodCancel());
+  Long.push_back(0);
+  EXPECT_EQ(decode(T::FutexCancel, Long), FutexFault::WrongSize);
+
+  auto wait = [](auto Edit) {
+    FutexWaitMessage M = goodWait();
+    Edit(M);
+    return decode(MessageType::FutexWait, bytesOf(M));
+  };
+  EXPECT_EQ(wait([](auto &M) { M.Address = 0x7002; }), FutexFault::Misaligned);
+  EXPECT_EQ(wait([](auto &M) { M.Address = 0; }), FutexFault::AddressOutOfRange);
+  EXPECT_EQ(wait([](auto &M) { M.Address = uint64_t(1) << 48; }), FutexFault::AddressOutOfRange);
+  EXPECT_EQ(wait([](auto &M) { M.Flags = 4; }), FutexFault::UnknownFlags);
+  EXPECT_EQ(wait([](auto &M) { M.Flags = FutexCompare; }), FutexFault::UnknownFlags);
+  EXPECT_EQ(wait([](auto &M) { M.Bits = 0; }), FutexFault::NoBits);
+  EXPECT_EQ(wait([](auto &M) { M.Thread = Threads; }), FutexFault::ThreadOutOfRange);
+
+  auto wake = [](auto Edit) {
+    FutexWakeMessage M = goodWake();
+    Edit(M);
+    return decode(MessageType::FutexWake, bytesOf(M));
+  };
+  EXPECT_EQ(wake([](auto &M) { M.Address = 0x7001; }), FutexFault::Misaligned);
+  EXPECT_EQ(wake([](auto &M) { M.Pad = 1; }), FutexFault::NonzeroPad);
+  EXPECT_EQ(wake([](auto &M) { M.Bits = 0; }), FutexFault::NoBits);
+  EXPECT_EQ(wake([](auto &M) { M.Count = 0x80000000u; }), FutexFault::CountOutOfRange);
+  EXPECT_EQ(wake([](auto &M) { M.Flags = 2; }), FutexFault::UnknownFlags);
+
+  auto requeue = [](auto Edit) {
+    FutexRequeueMessage M = goodRequeue();
+    Edit(M);
+    return decode(MessageType::FutexRequeue, bytesOf(M));
+  };
+  EXPECT_EQ(requeue([](auto &M) { M.Target = 0x7006; }), FutexFault::Misaligned);
+  EXPECT_EQ(requeue([](auto &M) { M.Target = 0; }), FutexFault::AddressOutOfRange);
+  EXPECT_EQ(requeue([](auto &M) { M.Moves = ~0u; }), FutexFault::CountOutOfRange);
+  EXPECT_EQ(requeue([](auto &M) { M.Count = ~0u; }), FutexFault::CountOutOfRange);
+  EXPECT_EQ(requeue([](auto &M) { M.Flags = 8; }), FutexFault::UnknownFlags);
+
+  FutexCancelMessage C = goodCancel();
+  C.Pad = 1;
+  EXPECT_EQ(decode(T::FutexCancel, bytesOf(C)), FutexFault::NonzeroPad);
+  C = goodCancel();
+  C.Thread = Threads;
+  EXPECT_EQ(decode(T::FutexCancel, bytesOf(C)), FutexFault::ThreadOutOfRange);
+  EXPECT_STREQ(describe(FutexFault::Misaligned), "futex word not 4-byte aligned");
+}
+
+std::vector<uint8_t> wokenBytes(uint32_t Count, uint32_t Tokens, uint32_t Pad = 0) {
+  std::vector<uint8_t> B = bytesOf(FutexWokenMessage{Count, Pad});
+  for (uint64_t T = 0; T < Tokens; T++) {
+    std::vector<uint8_t> Token = bytesOf(T + 40);
+    B.insert(B.end(), Token.begin(), Token.end());
+  }
+  return B;
+}
+
+FutexFault decodeAnswer(MessageType Type, const std::vector<uint8_t> &B, FutexAnswer &A) {
+  return decodeFutexAnswer(Type, B.data(), uint32_t(B.size()), Threads, A);
+}
+
+TEST(FutexMessages, AnswersAreChecked) {
+  FutexAnswer A;
+  ASSERT_EQ(decodeAnswer(MessageType::FutexWoken, wokenBytes(3, 3), A), FutexFault::None);
+  ASSERT_EQ(A.Count, 3u);
+  EXPECT_EQ(A.tokenAt(2), 42u);
+  EXPECT_EQ(decodeAnswer(MessageType::FutexWoken, wokenBytes(3, 2), A), FutexFault::WrongSize);
+  EXPECT_EQ(decodeAnswer(MessageType::FutexWoken, wokenBytes(0, 0), A),
+            FutexFault::CountOutOfRange);
+  EXPECT_EQ(decodeAnswer(MessageType::FutexWoken, wokenBytes(Threads + 1, Threads + 1), A),
+            FutexFault::CountOutOfRange);
+  EXPECT_EQ(decodeAnswer(MessageType::FutexWoken, wokenBytes(1, 1, 1), A),
+            FutexFault::NonzeroPad);
+  EXPECT_EQ(decodeAnswer(MessageType::FutexResult, bytesOf(FutexResultMessage{1, -11}), A),
+            FutexFault::None);
+  EXPECT_EQ(decodeAnswer(MessageType::FutexResult, bytesOf(FutexResultMessage{1, Threads + 1}), A),
+            FutexFault::ResultOutOfRange);
+  EXPECT_EQ(decodeAnswer(MessageType::FutexResult, bytesOf(FutexResultMessage{1, -5000}), A),
+            FutexFault::ResultOutOfRange);
+}
+
+TEST(FutexMessages, ServedAsTheSystemCallWouldAnswer) {
+  Table T(Threads);
+  auto serve = [&](MessageType Type, const std::vector<uint8_t> &B, uint32_t Value, int From) {
+    FutexRequest R;
+    EXPECT_EQ(decodeFutexRequest(Type, B.data(), uint32_t(B.size()), From, Nodes, Threads, R),
+              FutexFault::None);
+    return serveFutex(T.Q, R, Value, T.Woken);
+  };
+  FutexWaitMessage W = goodWait(); // thread 3 waits for 0 at 0x7000, token 5
+  FutexReply Stale = serve(MessageType::FutexWait, bytesOf(W), 1, 2);
+  EXPECT_TRUE(Stale.Now);
+  EXPECT_EQ(Stale.Result, -11); // EAGAIN: the word changed
+  EXPECT_FALSE(serve(MessageType::FutexWait, bytesOf(W), 0, 2).Now);
+  EXPECT_TRUE(T.Q.waiting(3));
+  FutexRequeueMessage Q = goodRequeue(); // compare 9
+  EXPECT_EQ(serve(MessageType::FutexRequeue, bytesOf(Q), 8, 1).Result, -11);
+  FutexWakeMessage K = goodWake();
+  K.Flags = 0; // private, as the waiter's
+  FutexReply Woke = serve(MessageType::FutexWake, bytesOf(K), 0, 1);
+  EXPECT_EQ(Woke.Result, 1);
+  EXPECT_EQ(groupsOf(T.Woken)[2], std::vector<uint64_t>{5});
+  EXPECT_EQ(serve(MessageType::FutexCancel, bytesOf(goodCancel()), 0, 2).Result,
+            FutexCancelWoken);
+}
+
+// Random messages and valid ones with bytes changed, sizes changed or
+// types swapped: each is refused, or applied and leaves the table whole.
+TEST(FutexMessages, FuzzedBytesAreRefusedOrApplied) {
+  Table T(Threads);
+  std::mt19937_64 Random(40);
+  auto pick = [&](uint64_t N) { return Random() % N; };
+  const MessageType Types[] = {MessageType::FutexWait,   MessageType::FutexWake,
+                               MessageType::FutexRequeue, MessageType::FutexCancel,
+                               MessageType::FutexWoken,  MessageType::FutexResult,
+                               MessageType::Exit};
+  auto seed = [&](MessageType Type) {
+    // Words near each other, so that applied messages meet in the table.
+    uint64_t Address = 0x7000 + 4 * pick(4);
+    uint32_t Thread = uint32_t(pick(Threads));
+    switch (Type) {
+    case MessageType::FutexWait:
+      return bytesOf(FutexWaitMessage{Address, pick(4), Thread, 0, uint32_t(pick(8)),
+                                      uint32_t(pick(2))});
+    case MessageType::FutexWake:
+      return bytesOf(FutexWakeMessage{Address, 1, uint32_t(pick(4)), FutexAnyBits,
+                                      uint32_t(pick(2)), 0});
+    case MessageType::FutexRequeue:
+      return bytesOf(FutexRequeueMessage{Address, Address + 4, 1, uint32_t(pick(3)),
+                                         uint32_t(pick(3)), 0, uint32_t(pick(4))});
+    case MessageType::FutexCancel:
+      return bytesOf(FutexCancelMessage{pick(4), Thread, 0});
+    case MessageType::FutexWoken:
+      return wokenBytes(uint32_t(pick(4)), uint32_t(pick(4)));
+    default:
+      return bytesOf(FutexResultMessage{pick(4), int64_t(pick(40)) - 20});
+    }
+  };
+  uint64_t Applied = 0, Refused = 0, Queued = 0, Woken = 0;
+  for (int Round = 0; Round < 200000; Round++) {
+    MessageType Seed = Types[pick(sizeof Types / sizeof Types[0])];
+    MessageType Type = pick(4) ? Seed : Types[pick(sizeof Types / sizeof Types[0])];
+    std::vector<uint8_t> B;
+    if (pick(8) == 0) {
+      B.resize(pick(64));
+      for (uint8_t &Byte : B)
+        Byte = uint8_t(Random());
+    } else {
+      B = seed(Seed);
+      for (uint64_t Changes = pick(3); Changes--;)
+        if (!B.empty())
+          B[pick(B.size())] ^= uint8_t(1u << pick(8));
+      if (pick(8) == 0)
+        B.resize(pick(B.size() + 9), uint8_t(Random()));
+    }
+    FutexRequest R;
+    int From = int(pick(Nodes + 2)) - 1;
+    if (decodeFutexRequest(Type, B.data(), uint32_t(B.size()), From, Nodes, Threads, R) ==
+        FutexFault::None) {
+      ASSERT_TRUE(R.From < Nodes && R.Word.Address % 4 == 0) << "round " << Round;
+      FutexReply Reply = serveFutex(T.Q, R, uint32_t(pick(2)), T.Woken);
+      Applied++;
+      Queued += !Reply.Now;
+      Woken += T.Woken.count();
+    } else {
+      Refused++;
+    }
+    FutexAnswer A;
+    if (decodeFutexAnswer(Type, B.data(), uint32_t(B.size()), Threads, A) == FutexFault::None &&
+        Type == MessageType::FutexWoken) {
+      ASSERT_EQ(B.size(), sizeof(FutexWokenMessage) + A.Count * sizeof(uint64_t));
+      for (uint32_t I = 0; I < A.Count; I++)
+        (void)A.tokenAt(I);
+    }
+    ASSERT_TRUE(T.Q.consistent()) << "round " << Round;
+  }
+  EXPECT_GT(Applied, 10000u);
+  EXPECT_GT(Refused, 10000u);
+  EXPECT_GT(Queued, 500u); // applied messages met in the table
+  EXPECT_GT(Woken, 500u);
 }
 
 } // namespace
