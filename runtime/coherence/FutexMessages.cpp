@@ -229,7 +229,7 @@ FutexReply serveFutex(FutexQueues &Q, const FutexRequest &R, uint32_t WordValue,
   }
   case MessageType::FutexCancel:
     switch (Q.cancel(R.Thread, R.Token)) {
-    case FutexLeave::Left:
+    case FutexLeave::WasQueued:
       return answer(FutexCancelLeft);
     case FutexLeave::NotWaiting:
       return answer(FutexCancelWoken);

@@ -187,7 +187,7 @@ FutexLeave FutexQueues::cancel(uint32_t Thread, uint64_t Token) {
     return FutexLeave::NotWaiting;
   unlink(bucketOf(Waiters[Thread].Key), Thread);
   Waiters[Thread].Queued = false;
-  return FutexLeave::Left;
+  return FutexLeave::WasQueued;
 }
 
 FutexLeave FutexQueues::move(uint32_t Thread, uint64_t Token, uint8_t Node) {
@@ -196,7 +196,7 @@ FutexLeave FutexQueues::move(uint32_t Thread, uint64_t Token, uint8_t Node) {
   if (!queuedWith(Thread, Token))
     return FutexLeave::NotWaiting;
   Waiters[Thread].Node = Node;
-  return FutexLeave::Left;
+  return FutexLeave::WasQueued;
 }
 
 // How many waiters B's line holds walking forward, with its links agreeing

@@ -79,7 +79,7 @@ struct FutexBucket {
 /// than the threads, so a bucket holds about one word's waiters.
 constexpr uint32_t futexBucketsFor(uint32_t Capacity) {
   uint32_t B = 1;
-  while (B < Capacity)
+  while (B < Capacity && B < (1u << 31))
     B *= 2;
   return B;
 }
@@ -116,10 +116,10 @@ private:
   uint32_t Begin[MaxNodes + 1] = {};
 };
 
-/// How a wait ended when its thread left it (cancel, move).
+/// Where a thread that leaves its wait (cancel) or its node (move) was.
 enum class FutexLeave : uint8_t {
-  Left,       // it was queued: it is no longer (a timeout, a signal), or
-              // it now waits for its new node (a move)
+  WasQueued,  // still queued: now out of the line (cancel: a timeout, a
+              // signal), or waiting for its new node in the same place (move)
   NotWaiting, // a wake took it first (or it never waited with that
               // token): the wake's message to its node is on its way
   Refused,    // a thread or node out of range

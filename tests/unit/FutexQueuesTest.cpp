@@ -21,7 +21,7 @@ namespace popcorn {
 void PrintTo(FutexFault F, std::ostream *OS) { *OS << describe(F); }
 void PrintTo(FutexError E, std::ostream *OS) { *OS << describe(E); }
 void PrintTo(FutexLeave L, std::ostream *OS) {
-  *OS << (L == FutexLeave::Left ? "left" : L == FutexLeave::NotWaiting ? "not waiting" : "refused");
+  *OS << (L == FutexLeave::WasQueued ? "was queued" : L == FutexLeave::NotWaiting ? "not waiting" : "refused");
 }
 } // namespace popcorn
 
@@ -97,7 +97,7 @@ struct Model {
     if (I < 0 || Line[I].Token != Token)
       return FutexLeave::NotWaiting;
     Line.erase(Line.begin() + I);
-    return FutexLeave::Left;
+    return FutexLeave::WasQueued;
   }
 
   FutexLeave move(uint32_t Thread, uint64_t Token, uint8_t Node) {
@@ -105,7 +105,7 @@ struct Model {
     if (I < 0 || Line[I].Token != Token)
       return FutexLeave::NotWaiting;
     Line[I].Node = Node;
-    return FutexLeave::Left;
+    return FutexLeave::WasQueued;
   }
 };
 
@@ -242,7 +242,7 @@ std::string compareRandomSteps(const Config &C, Coverage &Did) {
         return Where.str() + (Cancel ? "cancel" : "move") + " of thread " +
                std::to_string(Thread) + " gave " + testing::PrintToString(Got) + ", expected " +
                testing::PrintToString(Want);
-      (Cancel ? Did.Cancelled : Did.Moved) += Got == FutexLeave::Left;
+      (Cancel ? Did.Cancelled : Did.Moved) += Got == FutexLeave::WasQueued;
       break;
     }
     }
@@ -329,7 +329,7 @@ TEST(FutexQueues, CancelAfterWakeSaysTheWakeWon) {
   EXPECT_EQ(T.Q.cancel(2, 77), FutexLeave::NotWaiting);
   ASSERT_EQ(T.Q.wait(W, 2, 1, 78, FutexAnyBits), FutexError::None);
   EXPECT_EQ(T.Q.cancel(2, 77), FutexLeave::NotWaiting); // the old wait's cancel
-  EXPECT_EQ(T.Q.cancel(2, 78), FutexLeave::Left);
+  EXPECT_EQ(T.Q.cancel(2, 78), FutexLeave::WasQueued);
   EXPECT_FALSE(T.Q.waiting(2));
 }
 
