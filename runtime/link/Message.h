@@ -15,6 +15,9 @@
 // threads run at the same time (coherence/PageDirectory.h).
 // With POPCORN_TRACE a node sends its trace events (TraceEvents, Trace.h)
 // after its pages (before End) when it returns home, and before Exit.
+// A thread's futex calls meet at home, which queues the waiters of every
+// node (FutexWait, FutexWake, FutexRequeue, FutexCancel -> FutexResult;
+// FutexWoken to each node whose waiters a wake took).
 //
 // Every payload is checked against its type's size before use.
 //
@@ -98,6 +101,26 @@ enum class MessageType : uint32_t {
   // Node -> home: a PageAddressMessage, then the page's bytes as the
   // node wrote them; the node keeps it read-only or not, as recalled.
   PageRecalled,
+  // Node -> home: a thread waits on a futex word (FutexWaitMessage).  No
+  // answer while it is queued: FutexWoken when a wake takes it, or a
+  // FutexResult at once (-EAGAIN) when the word holds another value.
+  FutexWait,
+  // Node -> home: FUTEX_WAKE or FUTEX_WAKE_BITSET (FutexWakeMessage);
+  // answered FutexResult, how many woke.
+  FutexWake,
+  // Node -> home: FUTEX_REQUEUE or FUTEX_CMP_REQUEUE
+  // (FutexRequeueMessage); answered FutexResult, how many woke or moved.
+  FutexRequeue,
+  // Node -> home: a waiting thread leaves its wait, for a timeout or a
+  // signal (FutexCancelMessage); answered FutexResult, whether a wake
+  // took it first.
+  FutexCancel,
+  // Home -> node: the node's waiters a wake took, all of them in one
+  // message (FutexWokenMessage).
+  FutexWoken,
+  // Home -> node: the answer to one of its futex requests
+  // (FutexResultMessage).
+  FutexResult,
 };
 
 struct MessageHeader {
@@ -305,6 +328,75 @@ struct PageRecallMessage {
 struct PageAddressMessage {
   uint64_t Address;
 };
+
+// A futex word named without FUTEX_PRIVATE_FLAG: the kernel keys such
+// words apart from private ones, and home does too (FutexQueues.h).
+inline constexpr uint32_t FutexShared = 1;
+// FUTEX_CMP_REQUEUE: home requeues only if the word holds Expected.
+inline constexpr uint32_t FutexCompare = 2;
+
+// FutexWait: thread Thread (its index in home's table of threads) waits
+// on the 4-byte word at Address, if it holds Expected, for a wake whose
+// bitset meets Bits.  Token names the wait on its node and comes back in
+// FutexWoken.  No timeout travels: the node keeps it, on its own clock,
+// and ends the wait with FutexCancel, as it does for a signal.
+struct FutexWaitMessage {
+  uint64_t Address;
+  uint64_t Token;
+  uint32_t Thread;
+  uint32_t Expected;
+  uint32_t Bits;
+  uint32_t Flags; // FutexShared
+};
+
+// FutexWake: wakes up to Count waiters of the word at Address whose
+// bitset meets Bits.  Token names the waker, for the answer.
+struct FutexWakeMessage {
+  uint64_t Address;
+  uint64_t Token;
+  uint32_t Count;
+  uint32_t Bits;
+  uint32_t Flags; // FutexShared
+  uint32_t Pad;
+};
+
+// FutexRequeue: wakes up to Count waiters of the word at Address and
+// moves up to Moves more to the word at Target.  Counts are at most
+// INT32_MAX: the kernel refuses larger (negative) ones.
+struct FutexRequeueMessage {
+  uint64_t Address, Target;
+  uint64_t Token;
+  uint32_t Count, Moves;
+  uint32_t Expected; // with FutexCompare
+  uint32_t Flags;    // FutexShared (both words), FutexCompare
+};
+
+// FutexCancel: thread Thread leaves the wait it entered with Token.
+struct FutexCancelMessage {
+  uint64_t Token;
+  uint32_t Thread;
+  uint32_t Pad;
+};
+
+// FutexWoken: Count tokens follow (uint64_t each), 1 to as many as the
+// program may have threads, those of the waits the wake ended.
+struct FutexWokenMessage {
+  uint32_t Count;
+  uint32_t Pad;
+};
+
+// FutexResult: the result of the request Token named, as the system call
+// returns it (a count or -errno); for FutexCancel, one of the two below.
+struct FutexResultMessage {
+  uint64_t Token;
+  int64_t Result;
+};
+// The thread was still queued and is no longer: its call times out or is
+// interrupted.
+inline constexpr int64_t FutexCancelLeft = 0;
+// A wake took it first, whose FutexWoken came before this answer: its
+// call returns 0, as the kernel's does when a wake beats the timeout.
+inline constexpr int64_t FutexCancelWoken = 1;
 
 struct ExitMessage {
   int32_t Status;
