@@ -10,9 +10,14 @@
 // need home's files and identity there (Syscall -> SyscallResult; Unmap,
 // unanswered); it comes back with ReturnHome followed by every page it
 // wrote (PageData, a run of pages each; PageSet, pages apart) and End.
-// Exit ends the program with a status.
+// Exit ends the program with a status.  The coherence protocol's
+// messages (PageAsk to PageRecalled) keep one memory over nodes whose
+// threads run at the same time (coherence/PageDirectory.h).
 // With POPCORN_TRACE a node sends its trace events (TraceEvents, Trace.h)
 // after its pages (before End) when it returns home, and before Exit.
+// A thread's futex calls meet at home, which queues the waiters of every
+// node (FutexWait, FutexWake, FutexRequeue, FutexCancel -> FutexResult;
+// FutexWoken to each node whose waiters a wake took).
 //
 // Every payload is checked against its type's size before use.
 //
@@ -76,6 +81,46 @@ enum class MessageType : uint32_t {
   // Node -> home: the thread's signal mask, changed by the program there
   // (a uint64_t); no answer (SignalState.h).
   ThreadMask,
+  // The coherence protocol (coherence/PageDirectory.h), one page each.
+  // Node -> home: a fault wants the page (a PageAskMessage).
+  PageAsk,
+  // Home -> node: the page, read-only or writable (a PageGrantMessage,
+  // then the page's bytes if its Data is GrantFromHome).
+  PageGrant,
+  // Home -> node: no mapping holds the page, or not with the access
+  // asked for (a PageAddressMessage); the fault is the program's.
+  PageDenied,
+  // Home -> node: drop the page, whatever the node holds (a
+  // PageAddressMessage); answered by PageInvalidated.
+  PageInvalidate,
+  // Home -> node: the page the node holds writable, back to home (a
+  // PageRecallMessage); answered by PageRecalled.
+  PageRecall,
+  // Node -> home: the page is dropped (a PageAddressMessage).
+  PageInvalidated,
+  // Node -> home: a PageAddressMessage, then the page's bytes as the
+  // node wrote them; the node keeps it read-only or not, as recalled.
+  PageRecalled,
+  // Node -> home: a thread waits on a futex word (FutexWaitMessage).  No
+  // answer while it is queued: FutexWoken when a wake takes it, or a
+  // FutexResult at once (-EAGAIN) when the word holds another value.
+  FutexWait,
+  // Node -> home: FUTEX_WAKE or FUTEX_WAKE_BITSET (FutexWakeMessage);
+  // answered FutexResult, how many woke.
+  FutexWake,
+  // Node -> home: FUTEX_REQUEUE or FUTEX_CMP_REQUEUE
+  // (FutexRequeueMessage); answered FutexResult, how many woke or moved.
+  FutexRequeue,
+  // Node -> home: a waiting thread leaves its wait, for a timeout or a
+  // signal (FutexCancelMessage); answered FutexResult, whether a wake
+  // took it first.
+  FutexCancel,
+  // Home -> node: the node's waiters a wake took, all of them in one
+  // message (FutexWokenMessage).
+  FutexWoken,
+  // Home -> node: the answer to one of its futex requests
+  // (FutexResultMessage).
+  FutexResult,
 };
 
 struct MessageHeader {
@@ -247,6 +292,111 @@ struct ReturnHomeMessage {
   fenv_t FloatEnvironment; // the thread's, as in MigrateMessage
   SetjmpFrames Setjmps;    // likewise
 };
+
+// The coherence protocol's messages (coherence/Messages.h checks them).
+// Access in PageAsk and PageGrant: what the page is wanted for.  An
+// atomic update asks for PageAccessWrite.
+inline constexpr uint32_t PageAccessRead = 0;
+inline constexpr uint32_t PageAccessWrite = 1;
+// Data in PageGrant: where the node finds the page's bytes.
+inline constexpr uint32_t GrantHeld = 0;     // its own copy (an upgrade)
+inline constexpr uint32_t GrantZero = 1;     // zeros: never written since mapped
+inline constexpr uint32_t GrantFromHome = 2; // the PageBytes after the message
+// Mode in PageRecall: what the owner keeps.
+inline constexpr uint32_t RecallDowngrade = 0; // the page, read-only
+inline constexpr uint32_t RecallInvalidate = 1; // nothing
+
+struct PageAskMessage {
+  uint64_t Address;
+  uint32_t Access;
+  uint32_t Pad;
+};
+
+struct PageGrantMessage {
+  uint64_t Address;
+  uint32_t Access;
+  uint32_t Data;
+};
+
+struct PageRecallMessage {
+  uint64_t Address;
+  uint32_t Mode;
+  uint32_t Pad;
+};
+
+// PageDenied, PageInvalidate, PageInvalidated, PageRecalled.
+struct PageAddressMessage {
+  uint64_t Address;
+};
+
+// A futex word named without FUTEX_PRIVATE_FLAG: the kernel keys such
+// words apart from private ones, and home does too (FutexQueues.h).
+inline constexpr uint32_t FutexShared = 1;
+// FUTEX_CMP_REQUEUE: home requeues only if the word holds Expected.
+inline constexpr uint32_t FutexCompare = 2;
+
+// FutexWait: thread Thread (its index in home's table of threads) waits
+// on the 4-byte word at Address, if it holds Expected, for a wake whose
+// bitset meets Bits.  Token names the wait on its node and comes back in
+// FutexWoken.  No timeout travels: the node keeps it, on its own clock,
+// and ends the wait with FutexCancel, as it does for a signal.
+struct FutexWaitMessage {
+  uint64_t Address;
+  uint64_t Token;
+  uint32_t Thread;
+  uint32_t Expected;
+  uint32_t Bits;
+  uint32_t Flags; // FutexShared
+};
+
+// FutexWake: wakes up to Count waiters of the word at Address whose
+// bitset meets Bits.  Token names the waker, for the answer.
+struct FutexWakeMessage {
+  uint64_t Address;
+  uint64_t Token;
+  uint32_t Count;
+  uint32_t Bits;
+  uint32_t Flags; // FutexShared
+  uint32_t Pad;
+};
+
+// FutexRequeue: wakes up to Count waiters of the word at Address and
+// moves up to Moves more to the word at Target.  Counts are at most
+// INT32_MAX: the kernel refuses larger (negative) ones.
+struct FutexRequeueMessage {
+  uint64_t Address, Target;
+  uint64_t Token;
+  uint32_t Count, Moves;
+  uint32_t Expected; // with FutexCompare
+  uint32_t Flags;    // FutexShared (both words), FutexCompare
+};
+
+// FutexCancel: thread Thread leaves the wait it entered with Token.
+struct FutexCancelMessage {
+  uint64_t Token;
+  uint32_t Thread;
+  uint32_t Pad;
+};
+
+// FutexWoken: Count tokens follow (uint64_t each), 1 to as many as the
+// program may have threads, those of the waits the wake ended.
+struct FutexWokenMessage {
+  uint32_t Count;
+  uint32_t Pad;
+};
+
+// FutexResult: the result of the request Token named, as the system call
+// returns it (a count or -errno); for FutexCancel, one of the two below.
+struct FutexResultMessage {
+  uint64_t Token;
+  int64_t Result;
+};
+// The thread was still queued and is no longer: its call times out or is
+// interrupted.
+inline constexpr int64_t FutexCancelLeft = 0;
+// A wake took it first, whose FutexWoken came before this answer: its
+// call returns 0, as the kernel's does when a wake beats the timeout.
+inline constexpr int64_t FutexCancelWoken = 1;
 
 struct ExitMessage {
   int32_t Status;

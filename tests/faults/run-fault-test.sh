@@ -55,6 +55,9 @@ compile() { # SOURCE OUTPUT
 }
 
 start_node() { # KEY_FILE: popcorn-node on a port the kernel chooses
+	# The file exists before the loop reads it: the background shell may
+	# open it later, and a failing sed would end this script (set -e).
+	: >node.out
 	"$build/bin/popcorn-node" --listen 127.0.0.1:0 --key "$1" >node.out 2>node.err &
 	node_pid=$!
 	for i in $(seq 50); do
