@@ -365,6 +365,9 @@ bool startNode(int Id, const StackRegion &Stack) {
   if (!Started)
     return false;
   if (greetNode(Id, E, Key, Stack)) {
+    // What the launcher says from now on is not read: its reason to
+    // fail was all that was wanted.
+    forgetLauncherErrors(E);
     N.LinksOwner = getpid();
     return true;
   }
