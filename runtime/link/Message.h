@@ -76,6 +76,10 @@ enum class MessageType : uint32_t {
   // Node -> home: the thread's signal mask, changed by the program there
   // (a uint64_t); no answer (SignalState.h).
   ThreadMask,
+  // Home -> a node home reaches only by its link (tcp:, ssh:), at any
+  // moment while the thread is there: popcorn-ctl's move, the destination
+  // (an int32_t).  It may come between any two messages (Channel.h).
+  Steer,
 };
 
 struct MessageHeader {

@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "signals/Steering.h"
+#include "link/Transport.h"
 #include "signals/SignalState.h"
+#include "state/NodeFailure.h"
 #include "state/NodeState.h"
 #include "support/Syscall.h"
 #include <signal.h>
@@ -29,6 +31,9 @@ constexpr long RtSigqueueinfo = 129;
 #else
 constexpr long RtSigqueueinfo = 240;
 #endif
+constexpr long Eventfd2 = sys::number(290, 19);
+constexpr long EfdNonblock = 04000, EfdCloexec = 02000000;
+constexpr long FGetfl = 3, FSetfl = 4, FSetown = 8, FSetsig = 10, OAsync = 020000;
 
 // The host signal a node's process must receive for its program to see
 // SteeringSignal.  qemu-user maps the guest's real-time signals from 32 on
@@ -61,8 +66,23 @@ bool pageHere(uint64_t Address) {
   return false;
 }
 
+// Remote: the kernel says data came on the link to home (steerByLink).
+// Mostly an answer the runtime waits for; at the next migration point the
+// link is looked at, and a Steer there is read.
+void noteLinkNews() {
+  NodeState &N = node();
+  N.LinkNews = true;
+  if (pageHere(uint64_t(&__popcorn_migration_pending)))
+    __popcorn_migration_pending = 1;
+}
+
 void onSteeringSignal(int, siginfo_t *Info, void *) {
   NodeState &N = node();
+  if (Info->si_code > 0) { // the kernel's: POLL_IN
+    if (N.HomeLink.TakesSteering)
+      noteLinkNews();
+    return;
+  }
   if (Info->si_code != SiQueue || Info->si_pid != N.HomePid)
     return;
   int Target = Info->si_value.sival_int;
@@ -97,9 +117,65 @@ SteerResult steerThread(int Target) {
     __atomic_store_n(&__popcorn_migration_pending, 1, __ATOMIC_RELAXED);
     return SteerResult::Requested;
   }
+  if (N.Nodes[Where].remote()) {
+    if (N.SteerWakeFd <= 0)
+      return SteerResult::NotLocal;
+    // The thread serving the node sends it (relaySteering).
+    uint64_t One = 1;
+    __atomic_store_n(&N.SteerToRelay, Target + 1, __ATOMIC_RELAXED);
+    sys::call6(sys::Write, N.SteerWakeFd, long(&One), sizeof One);
+    return SteerResult::Relayed;
+  }
   if (!N.Nodes[Where].startedByHome())
     return SteerResult::NotLocal;
   return queueSteeringSignal(Where, Target) ? SteerResult::Signalled : SteerResult::SignalFailed;
+}
+
+void watchSteeringAway(int Node) {
+  NodeState &N = node();
+  if (!N.Nodes[Node].remote())
+    return;
+  if (N.SteerWakeFd <= 0) {
+    long Fd = sys::call6(Eventfd2, 0, EfdNonblock | EfdCloexec);
+    if (sys::failed(Fd))
+      return; // popcorn-ctl is told the node cannot be reached
+    N.SteerWakeFd = int(sys::outOfTheWay(Fd));
+  }
+  uint64_t Count;
+  sys::call6(sys::Read, N.SteerWakeFd, long(&Count), sizeof Count);
+  __atomic_store_n(&N.SteerToRelay, 0, __ATOMIC_RELAXED);
+}
+
+bool relaySteering(Channel &Link) {
+  NodeState &N = node();
+  uint64_t Count;
+  sys::call6(sys::Read, N.SteerWakeFd, long(&Count), sizeof Count);
+  int32_t Target = __atomic_exchange_n(&N.SteerToRelay, 0, __ATOMIC_RELAXED) - 1;
+  return Target < 0 || Link.send(MessageType::Steer, &Target, sizeof Target);
+}
+
+int steeringWakeDescriptor() {
+  int Fd = node().SteerWakeFd;
+  return Fd > 0 ? Fd : -1;
+}
+
+void steerByLink() {
+  NodeState &N = node();
+  int Fd = N.HomeLink.Fd;
+  N.HomeLink.TakesSteering = true;
+  // Without the signal a move waits for the thread's next exchange with
+  // home, which takes it in passing.
+  long Flags = sys::call6(sys::Fcntl, Fd, FGetfl);
+  if (!sys::failed(Flags) &&
+      !sys::failed(sys::call6(sys::Fcntl, Fd, FSetown, sys::call6(sys::Getpid, 0))) &&
+      !sys::failed(sys::call6(sys::Fcntl, Fd, FSetsig, SteeringSignal)))
+    sys::call6(sys::Fcntl, Fd, FSetfl, Flags | OAsync);
+}
+
+void forgetEarlierSteering() {
+  NodeState &N = node();
+  N.HomeLink.Steered = 0;
+  N.LinkNews = false;
 }
 
 bool queueSteeringSignal(int Node, long Value) {
@@ -138,8 +214,31 @@ void installSteeringHandler() {
   sys::call6(sys::RtSigaction, ShellSteeringSignal, long(&Action), 0, 8);
 }
 
+namespace {
+// Remote, at a migration point, where no answer is awaited: what the link
+// has is home's Steer, which the receive takes.
+void readLinkNews(NodeState &N) {
+  N.LinkNews = false;
+  Channel &Link = N.HomeLink;
+  if (!Link.hasReceived() && socketWaitReadable(Link.Fd, 0, -1) != WaitResult::Readable)
+    return;
+  MessageHeader H;
+  if (Link.receiveHeader(H, 0))
+    failNode("a message from home where none was due");
+}
+} // namespace
+
 int takeSteeredDestination() {
-  return __atomic_exchange_n(&node().SteeredNode, 0, __ATOMIC_RELAXED) - 1;
+  NodeState &N = node();
+  if (N.Remote && N.HomeLink.TakesSteering) {
+    if (N.LinkNews)
+      readLinkNews(N);
+    if (N.HomeLink.Steered) {
+      N.SteeredNode = N.HomeLink.Steered;
+      N.HomeLink.Steered = 0;
+    }
+  }
+  return __atomic_exchange_n(&N.SteeredNode, 0, __ATOMIC_RELAXED) - 1;
 }
 
 int steeredDestination() { return node().SteeredNode - 1; }

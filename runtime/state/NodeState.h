@@ -122,6 +122,13 @@ struct NodeState {
   // request is being served, and what else signal 34 asks (Triggers.h).
   volatile int ThreadNode;
   volatile int SteeredNode;
+  // Home: a move for a node reached by its link alone, destination + 1,
+  // waiting for the thread serving that node to send it, and the eventfd
+  // that wakes it (Steering.h).  Remote, on such a node: the link has
+  // had news since the last migration point.
+  volatile int SteerToRelay;
+  int SteerWakeFd;
+  volatile bool LinkNews;
   ControlServer *Control;
   char **StartEnvironment;
   bool ControlOpening;

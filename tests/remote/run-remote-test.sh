@@ -13,6 +13,13 @@
 #                   the host, another key there, no launcher in PATH: each
 #                   is one line naming the node and the launcher's reason,
 #                   and the program completes at home
+#   ctl-tcp         popcorn-ctl moves a thread home -> node 1 -> node 2 ->
+#                   home, nodes 1 (x86-64) and 2 (aarch64, under qemu)
+#                   behind popcorn-node: the moves from nodes 1 and 2 are
+#                   relayed over their links to a thread that computes
+#                   without a word to home (quiet-loop.c); ps shows where
+#                   it is, and it prints what a run at home prints
+#   ctl-ssh         the same with ssh: nodes
 #
 # The sshd listens on 127.0.0.1 on a free port, with its own host key and
 # authorized_keys in WORK_DIR; it runs as the user running the test
@@ -36,8 +43,12 @@ fail() {
 	done
 	exit 1
 }
-sshd_pid=
-cleanup() { [ -z "$sshd_pid" ] || kill "$sshd_pid" 2>/dev/null || true; }
+sshd_pid= node_pid= pid=
+cleanup() {
+	for p in $pid $node_pid $sshd_pid; do
+		kill "$p" 2>/dev/null || true
+	done
+}
 trap cleanup EXIT
 
 compile() { # SOURCE OUTPUT
@@ -112,6 +123,63 @@ expect_moves() {
 }
 
 node_command="$build/bin/popcorn-node --key $work/node.key"
+
+# wait_until SECONDS COMMAND...: 0 once COMMAND succeeds, 1 if it has not
+# within SECONDS.
+wait_until() {
+	deadline=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$deadline" ] || return 1
+		sleep 0.1
+	done
+}
+
+# A popcorn-node on 127.0.0.1, on a port the kernel chooses: $node_port.
+start_node() {
+	"$build/bin/popcorn-node" --listen 127.0.0.1:0 --key "$POPCORN_KEY_FILE" >node.out 2>node.err &
+	node_pid=$!
+	wait_until 10 grep -q "listening on" node.out || fail "popcorn-node did not start"
+	node_port=$(sed -n 's/^popcorn-node: listening on .*:\([0-9]*\)$/\1/p' node.out)
+}
+
+# at NODE WHERE: popcorn-ctl ps shows the thread of $pid on NODE, at WHERE.
+at() {
+	timeout 30 "$build/bin/popcorn-ctl" ps >ps.out 2>ps.err || return 1
+	[ "$(awk -v pid="$pid" '$1 == pid { print $3 " " $7 }' ps.out)" = "$1 $2" ]
+}
+
+# steer NODES WHERE1 WHERE2: tests/remote/quiet-loop.c under NODES (1 an
+# x86-64 node at WHERE1, 2 an aarch64 one at WHERE2), moved by popcorn-ctl
+# from home to 1 and 2, each seen by ps, and home; the moves from 1 and 2
+# reach a thread that says nothing to home meanwhile.  Its output is a
+# run's at home.
+steer() {
+	nodes=$1 where1=$2 where2=$3
+	compile "$tests/remote/quiet-loop.c" quiet-loop
+	export XDG_RUNTIME_DIR="$work/run"
+	mkdir -m 700 "$XDG_RUNTIME_DIR"
+	POPCORN_NODES=0:x86_64:native timeout 120 ./quiet-loop >home.out 2>home.err ||
+		fail "the run that stays home failed"
+	POPCORN_NODES=$nodes ./quiet-loop 1 2 0 >steered.out 2>steered.err &
+	pid=$!
+	wait_until 30 grep -q "started" steered.err || fail "the steered run did not start"
+	for move in "1 $where1" "2 $where2" "0"; do
+		set -- $move
+		timeout 30 "$build/bin/popcorn-ctl" migrate "$pid" "$1" >migrate.out 2>&1 ||
+			fail "popcorn-ctl migrate $pid $1: $(cat migrate.out)"
+		echo "ok: migrate $pid $1: $(cat migrate.out)"
+		[ "$1" -ne 0 ] || break # it ends as soon as it is home
+		wait_until 60 at "$1" "$2" ||
+			fail "ps does not show the thread on node $1 at $2 within 60 s: $(cat ps.out)"
+		echo "ok: ps: $(grep "^$pid " ps.out)"
+	done
+	wait_until 70 sh -c "! kill -0 $pid 2>/dev/null" || fail "the steered run did not end"
+	wait "$pid" || fail "the steered run exits with $?"
+	pid=
+	cmp -s home.out steered.out || fail "the steered run prints other output than the run at home"
+	echo "ok: the steered run prints what the run at home prints"
+}
 
 case $case in
 ssh-roundtrip)
@@ -188,6 +256,19 @@ ssh-errors)
 		POPCORN_SSH="$ssh" POPCORN_NODE_COMMAND="$build/bin/popcorn-node --key $work/other.key"
 	refused no-launcher "no-such-ssh is not installed (not in PATH" \
 		POPCORN_SSH="no-such-ssh -p $ssh_port" POPCORN_NODE_COMMAND="$node_command"
+	;;
+ctl-tcp)
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_node
+	steer "0:x86_64:native,1:x86_64:tcp:127.0.0.1:$node_port,2:aarch64:tcp:127.0.0.1:$node_port" \
+		"tcp:127.0.0.1:$node_port" "tcp:127.0.0.1:$node_port"
+	;;
+ctl-ssh)
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_sshd
+	export POPCORN_SSH="$ssh" POPCORN_NODE_COMMAND="$node_command"
+	steer "0:x86_64:native,1:x86_64:ssh:127.0.0.1,2:aarch64:ssh:$(id -un)@127.0.0.1" \
+		"ssh:127.0.0.1" "ssh:$(id -un)@127.0.0.1"
 	;;
 *)
 	echo "run-remote-test.sh: unknown case '$case'" >&2
