@@ -51,6 +51,7 @@ class CommandLine {
 public:
   char *const *argv() const { return Argv; }
   const char *name() const { return Argv[0]; }
+  int count() const { return Count; }
 
   // Appends Text's words (split at spaces and tabs); false if they do not fit.
   bool addWords(const char *Text) {
@@ -84,10 +85,21 @@ private:
   size_t Used = 0;
 };
 
-// POPCORN_SSH... [USER@]HOST POPCORN_NODE_COMMAND... --stdio
+// POPCORN_SSH... [USER@]HOST POPCORN_NODE_COMMAND... --stdio, or false
+// with the reason.
 bool buildCommand(const NodeEntry &E, CommandLine &C) {
-  return C.addWords(launcherWords()) && C.add(E.Host) && C.addWords(nodeCommandWords()) &&
-         C.add("--stdio");
+  if (!C.addWords(launcherWords()))
+    return fail("POPCORN_SSH is longer than ", uint64_t(MaxWords), " words or 1 KiB");
+  if (!C.count())
+    return fail("POPCORN_SSH names no command");
+  if (!C.add(E.Host))
+    return fail("POPCORN_SSH is longer than ", uint64_t(MaxWords), " words or 1 KiB");
+  int Before = C.count();
+  if (!C.addWords(nodeCommandWords()) || !C.add("--stdio"))
+    return fail("POPCORN_NODE_COMMAND is longer than ", uint64_t(MaxWords), " words or 1 KiB");
+  if (C.count() == Before + 1)
+    return fail("POPCORN_NODE_COMMAND names no command");
+  return true;
 }
 
 // execvp's search of Path, with raw calls; returns the error (positive)
@@ -192,8 +204,7 @@ bool endsSoon(int Pid, int &Status) {
 bool launchRemoteNode(NodeEntry &E) {
   CommandLine C;
   if (!buildCommand(E, C))
-    return fail("POPCORN_SSH and POPCORN_NODE_COMMAND are longer than ", uint64_t(MaxWords),
-                " words or 1 KiB");
+    return false;
   const char *Path = getenv("PATH");
   int Link[2] = {-1, -1}, Status[2] = {-1, -1};
   int Errors = int(sys::aboveStdio(memfd_create("popcorn-launcher-errors", MFD_CLOEXEC)));

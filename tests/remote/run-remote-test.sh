@@ -10,9 +10,10 @@
 #   batch-launcher  the same through POPCORN_SSH='fake-srun -u -N1 -n1 -w', a
 #                   script that runs the command here as srun would there
 #   ssh-errors      a host where no sshd listens, popcorn-node missing on
-#                   the host, another key there, no launcher in PATH: each
-#                   is one line naming the node and the launcher's reason,
-#                   and the program completes at home
+#                   the host, another key there, no launcher in PATH, a
+#                   blank POPCORN_SSH or POPCORN_NODE_COMMAND: each is one
+#                   line naming the node and the reason (the launcher's
+#                   own, if it ran), and the program completes at home
 #   ctl-tcp         popcorn-ctl moves a thread home -> node 1 -> node 2 ->
 #                   home, nodes 1 (x86-64) and 2 (aarch64, under qemu)
 #                   behind popcorn-node: the moves from nodes 1 and 2 are
@@ -256,6 +257,10 @@ ssh-errors)
 		POPCORN_SSH="$ssh" POPCORN_NODE_COMMAND="$build/bin/popcorn-node --key $work/other.key"
 	refused no-launcher "no-such-ssh is not installed (not in PATH" \
 		POPCORN_SSH="no-such-ssh -p $ssh_port" POPCORN_NODE_COMMAND="$node_command"
+	refused blank-launcher "POPCORN_SSH names no command" \
+		POPCORN_SSH=" " POPCORN_NODE_COMMAND="$node_command"
+	refused blank-node-command "POPCORN_NODE_COMMAND names no command" \
+		POPCORN_SSH="$ssh" POPCORN_NODE_COMMAND=" "
 	;;
 ctl-tcp)
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
