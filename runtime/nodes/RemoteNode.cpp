@@ -178,7 +178,7 @@ void setThreadPointer(uint64_t Tp) {
   }
   if (Forgot)
     compactPresentList();
-  forgetEarlierSteering();
+  threadArrives();
   TraceSpan Arrival(TraceKind::Arrive);
   if (H.Type != MessageType::Migrate || H.Bytes < sizeof M ||
       !N.HomeLink.receivePayload(&M, sizeof M))
@@ -258,6 +258,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
 
   syncMapSharedPages(); // and none is kept: other processes write them meanwhile
   endNodeMappings();
+  threadLeaves();
   ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
   M.Setjmps = N.Setjmps;
   moveSetjmpFrames(M.Setjmps, Request, Result.Frames);

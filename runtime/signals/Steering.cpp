@@ -66,21 +66,30 @@ bool pageHere(uint64_t Address) {
   return false;
 }
 
-// Remote: the kernel says data came on the link to home (steerByLink).
-// Mostly an answer the runtime waits for; at the next migration point the
-// link is looked at, and a Steer there is read.
-void noteLinkNews() {
+// Remote: sets the pending flag for news on the link, where the thread
+// may be stopped: at a migration point, the link is looked at and a Steer
+// there is read.  Not while an exchange is under way (the write might
+// fault, and the fault be served over the link in use): its end does.
+void flagLinkNews() {
   NodeState &N = node();
-  N.LinkNews = true;
-  if (pageHere(uint64_t(&__popcorn_migration_pending)))
+  if (N.ThreadHere && !N.SignalHold && !N.InFaultHandler &&
+      pageHere(uint64_t(&__popcorn_migration_pending)))
     __popcorn_migration_pending = 1;
+}
+
+// Remote: the link raises SIGRTMIN+1 on arriving data, or not.
+void signalOnData(bool On) {
+  NodeState &N = node();
+  sys::call6(sys::Fcntl, N.HomeLink.Fd, FSetfl, On ? N.LinkFlags | OAsync : N.LinkFlags);
 }
 
 void onSteeringSignal(int, siginfo_t *Info, void *) {
   NodeState &N = node();
   if (Info->si_code > 0) { // the kernel's: POLL_IN
-    if (N.HomeLink.TakesSteering)
-      noteLinkNews();
+    if (N.HomeLink.TakesSteering) {
+      N.LinkNews = true;
+      flagLinkNews();
+    }
     return;
   }
   if (Info->si_code != SiQueue || Info->si_pid != N.HomePid)
@@ -164,18 +173,56 @@ void steerByLink() {
   int Fd = N.HomeLink.Fd;
   N.HomeLink.TakesSteering = true;
   // Without the signal a move waits for the thread's next exchange with
-  // home, which takes it in passing.
+  // home, which takes it in passing.  O_ASYNC is set as the thread comes.
   long Flags = sys::call6(sys::Fcntl, Fd, FGetfl);
-  if (!sys::failed(Flags) &&
-      !sys::failed(sys::call6(sys::Fcntl, Fd, FSetown, sys::call6(sys::Getpid, 0))) &&
-      !sys::failed(sys::call6(sys::Fcntl, Fd, FSetsig, SteeringSignal)))
-    sys::call6(sys::Fcntl, Fd, FSetfl, Flags | OAsync);
+  if (sys::failed(Flags) ||
+      sys::failed(sys::call6(sys::Fcntl, Fd, FSetown, sys::call6(sys::Getpid, 0))) ||
+      sys::failed(sys::call6(sys::Fcntl, Fd, FSetsig, SteeringSignal)))
+    return;
+  N.LinkFlags = Flags & ~OAsync;
+  N.LinkSignals = true;
 }
 
-void forgetEarlierSteering() {
+void threadArrives() {
   NodeState &N = node();
   N.HomeLink.Steered = 0;
   N.LinkNews = false;
+  N.QuietLinkDepth = 0; // the last one left in the middle of an exchange
+  N.ThreadHere = true;
+  if (N.LinkSignals)
+    signalOnData(true);
+}
+
+void threadLeaves() {
+  NodeState &N = node();
+  N.ThreadHere = false;
+  if (N.LinkSignals)
+    signalOnData(false);
+}
+
+void takeLinkNewsAfterExchange() {
+  NodeState &N = node();
+  if (N.LinkNews)
+    flagLinkNews();
+}
+
+QuietLink::QuietLink() {
+  NodeState &N = node();
+  if (N.LinkSignals && N.ThreadHere && N.QuietLinkDepth++ == 0)
+    signalOnData(false);
+}
+
+QuietLink::~QuietLink() {
+  NodeState &N = node();
+  if (!N.LinkSignals || !N.ThreadHere || --N.QuietLinkDepth != 0)
+    return;
+  signalOnData(true);
+  // What came while the link was quiet raised nothing: a Steer taken in
+  // passing, or one behind the answer.
+  Channel &Link = N.HomeLink;
+  if (Link.Steered || Link.hasReceived() ||
+      socketWaitReadable(Link.Fd, 0, -1) == WaitResult::Readable)
+    N.LinkNews = true;
 }
 
 bool queueSteeringSignal(int Node, long Value) {

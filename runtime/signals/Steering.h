@@ -12,13 +12,15 @@
 // home relays the move over the node's link: the thread serving the node
 // sends a Steer message (the control thread must not write to a link
 // another thread writes to), which popcorn-ctl's thread wakes through an
-// eventfd.  The node's kernel tells it of the message: its link raises
-// SIGRTMIN+1 when data arrives (O_ASYNC, F_SETSIG), whose handler sets the
-// pending flag as home's signal does, and the node reads the message at
-// its next migration point.  While the node waits for an answer, its
-// receive takes a Steer in passing (Channel.h).  The signal comes with
-// every message home sends, answers too: a few microseconds each, on
-// links that take tens.
+// eventfd.  The node's kernel tells it of the message: while the thread
+// is here, its link raises SIGRTMIN+1 when data arrives (O_ASYNC,
+// F_SETSIG), whose handler sets the pending flag as home's signal does,
+// and the node reads the message at its next migration point.  Not for
+// the answers it waits for: a page fetch and a forwarded call keep the
+// link quiet (QuietLink), their receive takes a Steer in passing
+// (Channel.h), and what came meanwhile is looked at after.  Nor while an
+// exchange is under way: the handler then only notes the news, and the
+// flag is set when the exchange ends (SignalState.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_STEERING_H
@@ -54,8 +56,26 @@ void installSteeringHandler();
 /// the arrival of data on the link, and receives take Steer messages.
 void steerByLink();
 
-/// Remote: a thread arrives; a move home sent for an earlier trip is void.
-void forgetEarlierSteering();
+/// Remote: a thread arrives: a move home sent for an earlier trip is void,
+/// and the link signals home's news while it is here.
+void threadArrives();
+
+/// Remote: the thread leaves; the link signals no more.
+void threadLeaves();
+
+/// Remote: an exchange with home ended (no other under way): news that
+/// came meanwhile sets the pending flag now.
+void takeLinkNewsAfterExchange();
+
+/// Remote: for its life, the link raises no signal for the answer the
+/// thread waits for; after, what came meanwhile is news.
+class QuietLink {
+public:
+  QuietLink();
+  ~QuietLink();
+  QuietLink(const QuietLink &) = delete;
+  QuietLink &operator=(const QuietLink &) = delete;
+};
 
 /// Home, as the thread leaves for node Node: if home reaches it by its
 /// link alone, popcorn-ctl's moves are relayed from now on, through the

@@ -125,10 +125,16 @@ struct NodeState {
   // Home: a move for a node reached by its link alone, destination + 1,
   // waiting for the thread serving that node to send it, and the eventfd
   // that wakes it (Steering.h).  Remote, on such a node: the link has
-  // had news since the last migration point.
+  // had news since the last migration point; the thread is here; the
+  // link can raise SIGRTMIN+1, its file status flags (without O_ASYNC);
+  // exchanges under way that keep it quiet.
   volatile int SteerToRelay;
   int SteerWakeFd;
   volatile bool LinkNews;
+  bool ThreadHere;
+  bool LinkSignals;
+  long LinkFlags;
+  int QuietLinkDepth;
   ControlServer *Control;
   char **StartEnvironment;
   bool ControlOpening;

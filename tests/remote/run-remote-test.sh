@@ -21,6 +21,10 @@
 #                   without a word to home (quiet-loop.c); ps shows where
 #                   it is, and it prints what a run at home prints
 #   ctl-ssh         the same with ssh: nodes
+#   tcp-paging      bench/migration.c on a tcp: node: 300 round trips and
+#                   their pages, in runs and one by one, while the link
+#                   can signal home's news; the checksum of a run whose
+#                   node is a local process
 #
 # The sshd listens on 127.0.0.1 on a free port, with its own host key and
 # authorized_keys in WORK_DIR; it runs as the user running the test
@@ -274,6 +278,19 @@ ctl-ssh)
 	export POPCORN_SSH="$ssh" POPCORN_NODE_COMMAND="$node_command"
 	steer "0:x86_64:native,1:x86_64:ssh:127.0.0.1,2:aarch64:ssh:$(id -un)@127.0.0.1" \
 		"ssh:127.0.0.1" "ssh:$(id -un)@127.0.0.1"
+	;;
+tcp-paging)
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_node
+	compile "$tests/../bench/migration.c" migration
+	POPCORN_NODES=0:x86_64:native,1:x86_64:native timeout 120 ./migration 1 300 256 \
+		>local.out 2>local.err || fail "the run with a local node failed"
+	POPCORN_NODES=0:x86_64:native,1:x86_64:tcp:127.0.0.1:$node_port timeout 120 \
+		./migration 1 300 256 >tcp.out 2>tcp.err || fail "the run over tcp failed"
+	grep '^(checksum' local.out >local.sum && grep '^(checksum' tcp.out >tcp.sum ||
+		fail "no checksum"
+	cmp -s local.sum tcp.sum || fail "other checksum over tcp: $(cat tcp.sum), not $(cat local.sum)"
+	echo "ok: bench/migration.c over tcp: $(cat tcp.sum), as with a local node"
 	;;
 *)
 	echo "run-remote-test.sh: unknown case '$case'" >&2
