@@ -154,6 +154,16 @@ at() {
 	[ "$(awk -v pid="$pid" '$1 == pid { print $3 " " $7 }' ps.out)" = "$1 $2" ]
 }
 
+# settled NODE WHERE: at NODE WHERE, and done fetching its pages there
+# (the count ps shows is the same 0.3 s apart): from then on it says
+# nothing to home, and a move reaches it by its link's signal alone.
+settled() {
+	at "$1" "$2" || return 1
+	before=$(awk -v pid="$pid" '$1 == pid { print $6 }' ps.out)
+	sleep 0.3
+	at "$1" "$2" && [ "$(awk -v pid="$pid" '$1 == pid { print $6 }' ps.out)" = "$before" ]
+}
+
 # steer NODES WHERE1 WHERE2: tests/remote/quiet-loop.c under NODES (1 an
 # x86-64 node at WHERE1, 2 an aarch64 one at WHERE2), moved by popcorn-ctl
 # from home to 1 and 2, each seen by ps, and home; the moves from 1 and 2
@@ -175,8 +185,8 @@ steer() {
 			fail "popcorn-ctl migrate $pid $1: $(cat migrate.out)"
 		echo "ok: migrate $pid $1: $(cat migrate.out)"
 		[ "$1" -ne 0 ] || break # it ends as soon as it is home
-		wait_until 60 at "$1" "$2" ||
-			fail "ps does not show the thread on node $1 at $2 within 60 s: $(cat ps.out)"
+		wait_until 60 settled "$1" "$2" ||
+			fail "ps does not show the thread settled on node $1 at $2 within 60 s: $(cat ps.out)"
 		echo "ok: ps: $(grep "^$pid " ps.out)"
 	done
 	wait_until 70 sh -c "! kill -0 $pid 2>/dev/null" || fail "the steered run did not end"
