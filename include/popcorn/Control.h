@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #define POPCORN_CONTROL_MAGIC 0x4c544350u /* "PCTL" */
-#define POPCORN_CONTROL_VERSION 1
+#define POPCORN_CONTROL_VERSION 2
 #define POPCORN_CONTROL_MAX_NODES 8
 #define POPCORN_CONTROL_DIR_NAME "popcorn"
 #define POPCORN_CONTROL_STATE_ADDRESS 0x0f0000000000ull
@@ -56,6 +56,7 @@ enum popcorn_control_launcher {
 	POPCORN_LAUNCHER_NATIVE = 0,
 	POPCORN_LAUNCHER_QEMU = 1,
 	POPCORN_LAUNCHER_TCP = 2,
+	POPCORN_LAUNCHER_SSH = 3,
 };
 
 struct popcorn_control_node {
@@ -66,6 +67,7 @@ struct popcorn_control_node {
 	uint8_t reserved[3];
 	int32_t pid;          /* 0 if not started or not a local process */
 	int32_t reserved2;
+	char host[64];        /* tcp: "ADDRESS:PORT", ssh: "[USER@]HOST"; else "" */
 };
 
 struct popcorn_control_reply {

@@ -231,6 +231,20 @@ bool alive(int Pid) {
   return Close >= 0 && Close + 2 < N && Stat[Close + 2] != 'Z' && Stat[Close + 2] != 'X';
 }
 
+// Where a node on another host is, as POPCORN_NODES names it.
+void describeHost(const NodeEntry &E, char *Out, uint32_t Room) {
+  TextBuffer Host(Out, Room);
+  bool Ipv6 = false;
+  for (const char *C = E.Host; *C; C++)
+    Ipv6 |= *C == ':';
+  if (E.How == Launcher::Ssh)
+    Host << E.Host;
+  else if (Ipv6)
+    Host << "[" << E.Host << "]:" << uint64_t(E.Port);
+  else
+    Host << E.Host << ":" << uint64_t(E.Port);
+}
+
 void fillStatus(popcorn_control_reply &R) {
   NodeState &N = node();
   int Where = N.ThreadNode;
@@ -247,14 +261,21 @@ void fillStatus(popcorn_control_reply &R) {
     const NodeEntry &E = N.Nodes[I];
     popcorn_control_node &Out = R.nodes[I];
     Out.elf_machine = E.Machine;
+    if (E.remote()) {
+      // No process of this host's (an ssh node's is ssh): the link is
+      // what home has of it.
+      Out.launcher = E.How == Launcher::Ssh ? POPCORN_LAUNCHER_SSH : POPCORN_LAUNCHER_TCP;
+      Out.pid = 0;
+      Out.started = Out.alive = E.Link.Fd >= 0;
+      describeHost(E, Out.host, sizeof Out.host);
+      continue;
+    }
     Out.pid = I == 0 ? R.pid : E.Pid;
     Out.started = I == 0 || E.Pid > 0;
     // How a started process runs (home's own ISA may run under qemu, and
     // the other natively: StartNodes.cpp), else how it is meant to.
     bool Qemu = Out.started ? E.Emulated : E.How == Launcher::Qemu;
-    Out.launcher = E.How == Launcher::Tcp ? POPCORN_LAUNCHER_TCP
-                   : Qemu                 ? POPCORN_LAUNCHER_QEMU
-                                          : POPCORN_LAUNCHER_NATIVE;
+    Out.launcher = Qemu ? POPCORN_LAUNCHER_QEMU : POPCORN_LAUNCHER_NATIVE;
     Out.alive = I == 0 || (E.Pid > 0 && alive(E.Pid));
   }
 }
@@ -289,9 +310,19 @@ void migrate(const popcorn_control_request &Q, popcorn_control_reply &R, TextBuf
     R.error = 114; // EALREADY
     Message << "the thread is already on node " << int64_t(Target) << " (" << Isa << ")";
     return;
+  case SteerResult::Relayed: {
+    char Host[64];
+    describeHost(N.Nodes[Where], Host, sizeof Host);
+    Message << "asked node " << int64_t(Where) << " ("
+            << (N.Nodes[Where].How == Launcher::Ssh ? "ssh:" : "tcp:")
+            << static_cast<const char *>(Host)
+            << "), where the thread is, over its link to move it to node " << int64_t(Target)
+            << " (" << Isa << ")";
+    return;
+  }
   case SteerResult::NotLocal:
     R.error = 113; // EHOSTUNREACH
-    Message << "node " << int64_t(Where) << ", where the thread is, has no process to signal";
+    Message << "node " << int64_t(Where) << ", where the thread is, cannot be reached";
     return;
   case SteerResult::SignalFailed:
     R.error = 3; // ESRCH

@@ -98,12 +98,22 @@ uint64_t Channel::takeAhead(void *Into, uint64_t Bytes) {
 }
 
 bool Channel::receiveHeader(MessageHeader &Header, int WaitMs, int WakeFd) {
-  TimedOut = Woken = false;
-  // The wait for a message to start is the caller's to bound (a thread
-  // may compute away for hours); only its rest is bounded by TimeoutMs.
-  if (AheadStart == AheadEnd && !receiveAhead(WaitMs, sizeof Header, WakeFd))
-    return false;
-  return receivePayload(&Header, sizeof Header);
+  for (;;) {
+    TimedOut = Woken = false;
+    // The wait for a message to start is the caller's to bound (a thread
+    // may compute away for hours); only its rest is bounded by TimeoutMs.
+    if (AheadStart == AheadEnd && !receiveAhead(WaitMs, sizeof Header, WakeFd))
+      return false;
+    if (!receivePayload(&Header, sizeof Header))
+      return false;
+    if (!TakesSteering || Header.Type != MessageType::Steer)
+      return true;
+    int32_t Destination;
+    if (Header.Bytes != sizeof Destination || !receivePayload(&Destination, sizeof Destination))
+      return false;
+    if (Destination >= 0 && Destination < MaxNodes)
+      Steered = Destination + 1;
+  }
 }
 
 bool Channel::receivePayload(void *Into, uint64_t Bytes) {

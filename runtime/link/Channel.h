@@ -47,6 +47,14 @@ struct Channel {
   /// process afterwards (popcorn-node execs the node on it), which must
   /// find the next message in the link, not in this buffer.
   bool Exact = false;
+  /// A node's link to home: a Steer message may arrive where another is
+  /// expected (home sends it whenever popcorn-ctl asks), and every receive
+  /// takes it in passing.  Steered is then its destination + 1, until the
+  /// node takes it (0: none).
+  bool TakesSteering = false;
+  int Steered = 0;
+  /// Whether a message (or part of one) has come and not been read.
+  bool hasReceived() const { return AheadStart < AheadEnd; }
 
   /// Header and payload, all of it; false if the peer is gone.
   bool send(MessageType Type, const void *Payload, uint32_t Bytes);

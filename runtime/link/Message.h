@@ -121,6 +121,10 @@ enum class MessageType : uint32_t {
   // Home -> node: the answer to one of its futex requests
   // (FutexResultMessage).
   FutexResult,
+  // Home -> a node home reaches only by its link (tcp:, ssh:), at any
+  // moment while the thread is there: popcorn-ctl's move, the destination
+  // (an int32_t).  It may come between any two messages (Channel.h).
+  Steer,
 };
 
 struct MessageHeader {

@@ -11,6 +11,7 @@
 #include "memory/RemotePages.h"
 #include "memory/RemotePageSets.h"
 #include "signals/SignalState.h"
+#include "signals/Steering.h"
 #include "state/NodeFailure.h"
 #include "support/Report.h"
 #include "trace/Trace.h"
@@ -111,6 +112,7 @@ void widenToBlock(int R, uint64_t A, bool Write, uint64_t &Start, uint32_t &Coun
 // not write them.  Flags: home's PageRunReadOnly and PageRunMapShared.
 uint32_t fetch(uint64_t A, uint32_t Count, uint32_t &Writable, uint32_t &Flags) {
   NodeState &N = node();
+  QuietLink Quiet; // the answer's arrival needs no signal
   TraceSpan Fault(TraceKind::PageFault);
   MessageHeader H;
   PageRequestMessage Request = {A, Count, 0};

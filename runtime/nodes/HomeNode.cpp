@@ -16,6 +16,7 @@
 #include "migration/Thread.h"
 #include "nodes/StartNodes.h"
 #include "signals/SignalState.h"
+#include "signals/Steering.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
@@ -85,12 +86,19 @@ constexpr uint16_t Here = sys::Here;
 // While the thread is away: its pages and system calls, until it comes back.
 [[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
   watchSignalsAway(Id);
+  watchSteeringAway(Id);
   for (;;) {
     MessageHeader H;
-    if (!E.Link.receiveHeader(H, -1, watchedSignals())) {
+    // What wakes this thread but the node: a signal to pass on, or a move
+    // popcorn-ctl asked for, to relay over the link (Steering.h).
+    int Wake = E.remote() ? steeringWakeDescriptor() : watchedSignals();
+    if (!E.Link.receiveHeader(H, -1, Wake)) {
       if (!E.Link.Woken)
         nodeDied(E, Id);
-      passSignalsAway(Id); // the program's handler runs where the thread is
+      if (!E.remote())
+        passSignalsAway(Id); // the program's handler runs where the thread is
+      else if (!relaySteering(E.Link))
+        nodeDied(E, Id);
       continue;
     }
     // Heard from: the thread runs there, and so does its SIGRTMIN handler

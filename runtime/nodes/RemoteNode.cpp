@@ -96,6 +96,8 @@ void receiveHello(const NodeStart &Start) {
     sys::call6(sys::Prctl, 1 /* PR_SET_PDEATHSIG */, 9 /* SIGKILL */);
     if (sys::call6(sys::Getppid, 0) != N.HomePid)
       sys::exitGroup(1);
+  } else {
+    steerByLink(); // home's signals cannot come from another host
   }
   N.HomeMachine = uint16_t(Hello.HomeMachine);
   if (Hello.Trace)
@@ -176,6 +178,7 @@ void setThreadPointer(uint64_t Tp) {
   }
   if (Forgot)
     compactPresentList();
+  threadArrives();
   TraceSpan Arrival(TraceKind::Arrive);
   if (H.Type != MessageType::Migrate || H.Bytes < sizeof M ||
       !N.HomeLink.receivePayload(&M, sizeof M))
@@ -255,6 +258,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
 
   syncMapSharedPages(); // and none is kept: other processes write them meanwhile
   endNodeMappings();
+  threadLeaves();
   ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
   M.Setjmps = N.Setjmps;
   moveSetjmpFrames(M.Setjmps, Request, Result.Frames);

@@ -2,7 +2,8 @@
 //
 // A node starts when the thread first goes there: a process of this
 // machine home spawns (natively or under qemu-user) with a socket pair,
-// or a popcorn-node it connects to over TCP and sends the image.  Either
+// or a popcorn-node it connects to over TCP, or starts on another host
+// through ssh (RemoteLauncher.h), and sends the image.  Either
 // way the link is authenticated first, then home greets the node with
 // the ranges it must reserve, and the node answers Ready.
 //
@@ -10,6 +11,7 @@
 #include "nodes/StartNodes.h"
 #include "link/Authentication.h"
 #include "link/KeyFile.h"
+#include "nodes/RemoteLauncher.h"
 #include "memory/RetainedPages.h"
 #include "memory/WrittenPages.h"
 #include "state/Emulation.h"
@@ -44,7 +46,7 @@ extern "C" char __popcorn_private_start[], __popcorn_private_end[];
 
 namespace popcorn {
 
-char StartFailure[200];
+char StartFailure[320];
 
 namespace {
 constexpr uint16_t Here = sys::Here;
@@ -120,6 +122,7 @@ void stopNode(NodeEntry &E) {
     waitpid(E.Pid, nullptr, 0);
   }
   E.Pid = 0;
+  forgetLauncherErrors(E);
 }
 
 namespace {
@@ -333,17 +336,16 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, const StackRegion &Stac
     break;
   case AuthResult::Refused:
     return failStart("it failed authentication (",
-                     E.How == Launcher::Tcp ? "another key file than this one?"
-                                            : "not the process home started",
+                     E.remote() ? "another key file than this one?" : "not the process home started",
                      ")");
   case AuthResult::Lost:
     return failStart(E.Link.TimedOut ? "no answer within the timeout" : "it went away",
                      " during authentication");
   }
-  if (E.How == Launcher::Tcp && !sendImage(Id, E))
+  if (E.remote() && !sendImage(Id, E))
     return false;
   HelloMessage Hello = {uint32_t(getpid()), Here, 0, {}, uint16_t(N.NodeCount), {},
-                        uint32_t(N.TimeoutMs), uint32_t(E.How != Launcher::Tcp)};
+                        uint32_t(N.TimeoutMs), uint32_t(!E.remote())};
   Hello.Ranges = sharedRanges(Hello.Shared, Stack.High);
   Hello.Trace = tracing();
   Hello.HomeStack = Stack;
@@ -375,7 +377,7 @@ bool startNode(int Id, const StackRegion &Stack) {
     return failStart("no memory");
   NodeEntry &E = N.Nodes[Id];
   LinkKey Key;
-  if (E.How == Launcher::Tcp) {
+  if (E.remote()) {
     char Path[512];
     if (!keyFilePath(Path, sizeof Path))
       return failStart("no key file: set POPCORN_KEY_FILE or HOME");
@@ -387,21 +389,32 @@ bool startNode(int Id, const StackRegion &Stack) {
     N.SecretReady = true;
     Key = N.Secret;
   }
-  if (!(E.How == Launcher::Tcp ? connectNode(E) : spawnNode(Id, E, Key)))
+  bool Started = E.How == Launcher::Tcp   ? connectNode(E)
+                 : E.How == Launcher::Ssh ? launchRemoteNode(E)
+                                          : spawnNode(Id, E, Key);
+  if (!Started)
     return false;
   if (greetNode(Id, E, Key, Stack)) {
+    // What the launcher says from now on is not read: its reason to
+    // fail was all that was wanted.
+    forgetLauncherErrors(E);
     N.LinksOwner = getpid();
     return true;
   }
+  if (E.How == Launcher::Ssh)
+    explainLauncherFailure(E);
   stopNode(E);
   return false;
 }
 
-// A node's name in messages: "node 1 (aarch64)", "node 3 (x86_64 at HOST:PORT)".
+// A node's name in messages: "node 1 (aarch64)", "node 3 (x86_64 at
+// HOST:PORT)", "node 4 (aarch64 at ssh:USER@HOST)".
 void nameNode(Line &L, const NodeEntry &E, int Id) {
   L << "node " << uint64_t(Id) << " (" << isaName(E.Machine);
   if (E.How == Launcher::Tcp)
     L << " at " << E.Host << ":" << uint64_t(E.Port);
+  if (E.How == Launcher::Ssh)
+    L << " at ssh:" << E.Host;
   L << ")";
 }
 
@@ -461,6 +474,7 @@ void leaveParentsNodes() {
       close(E.Link.Fd);
     E.Link.open(-1);
     E.Pid = 0;
+    forgetLauncherErrors(E);
     E.SignalActionsSent = 0;
     E.StackAtHome = false;
   }

@@ -19,13 +19,13 @@ namespace popcorn {
 bool startNode(int Id, const StackRegion &Stack);
 
 /// Why the last start of a node failed, for the warning.
-extern char StartFailure[200];
+extern char StartFailure[320];
 
 /// Node E's process ends (if home started it) and its link closes.
 void stopNode(NodeEntry &E);
 
 /// A node's name in messages: "node 1 (aarch64)", "node 3 (x86_64 at
-/// HOST:PORT)".
+/// HOST:PORT)", "node 4 (aarch64 at ssh:USER@HOST)".
 void nameNode(Line &L, const NodeEntry &E, int Id);
 
 /// A forked child has copies of its parent's links, to nodes that serve

@@ -307,8 +307,10 @@ void hold() { node().SignalHold++; }
 
 void release() {
   NodeState &N = node();
-  if (--N.SignalHold == 0 && !N.InFaultHandler)
+  if (--N.SignalHold == 0 && !N.InFaultHandler) {
+    takeLinkNewsAfterExchange();
     raiseHeld(false);
+  }
 }
 } // namespace
 
@@ -321,8 +323,10 @@ void faultHandlerBegins() { node().InFaultHandler++; }
 
 void faultHandlerEnds() {
   NodeState &N = node();
-  if (--N.InFaultHandler == 0 && !N.SignalHold)
+  if (--N.InFaultHandler == 0 && !N.SignalHold) {
+    takeLinkNewsAfterExchange();
     raiseHeld(true);
+  }
 }
 
 void clearSignalHolds() {

@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "signals/Steering.h"
+#include "link/Transport.h"
 #include "signals/SignalState.h"
+#include "state/NodeFailure.h"
 #include "state/NodeState.h"
 #include "support/Syscall.h"
 #include <signal.h>
@@ -29,6 +31,9 @@ constexpr long RtSigqueueinfo = 129;
 #else
 constexpr long RtSigqueueinfo = 138;
 #endif
+constexpr long Eventfd2 = sys::number(290, 19);
+constexpr long EfdNonblock = 04000, EfdCloexec = 02000000;
+constexpr long FGetfl = 3, FSetfl = 4, FSetown = 8, FSetsig = 10, OAsync = 020000;
 
 // The signal home sends for node E's program to see SteeringSignal.
 // qemu-user maps the guest's real-time signals from 32 on to the host's
@@ -63,8 +68,32 @@ bool pageHere(uint64_t Address) {
   return false;
 }
 
+// Remote: sets the pending flag for news on the link, where the thread
+// may be stopped: at a migration point, the link is looked at and a Steer
+// there is read.  Not while an exchange is under way (the write might
+// fault, and the fault be served over the link in use): its end does.
+void flagLinkNews() {
+  NodeState &N = node();
+  if (N.ThreadHere && !N.SignalHold && !N.InFaultHandler &&
+      pageHere(uint64_t(&__popcorn_migration_pending)))
+    __popcorn_migration_pending = 1;
+}
+
+// Remote: the link raises SIGRTMIN+1 on arriving data, or not.
+void signalOnData(bool On) {
+  NodeState &N = node();
+  sys::call6(sys::Fcntl, N.HomeLink.Fd, FSetfl, On ? N.LinkFlags | OAsync : N.LinkFlags);
+}
+
 void onSteeringSignal(int, siginfo_t *Info, void *) {
   NodeState &N = node();
+  if (Info->si_code > 0) { // the kernel's: POLL_IN
+    if (N.HomeLink.TakesSteering) {
+      N.LinkNews = true;
+      flagLinkNews();
+    }
+    return;
+  }
   if (Info->si_code != SiQueue || Info->si_pid != N.HomePid)
     return;
   int Target = Info->si_value.sival_int;
@@ -99,9 +128,103 @@ SteerResult steerThread(int Target) {
     __atomic_store_n(&__popcorn_migration_pending, 1, __ATOMIC_RELAXED);
     return SteerResult::Requested;
   }
+  if (N.Nodes[Where].remote()) {
+    if (N.SteerWakeFd <= 0)
+      return SteerResult::NotLocal;
+    // The thread serving the node sends it (relaySteering).
+    uint64_t One = 1;
+    __atomic_store_n(&N.SteerToRelay, Target + 1, __ATOMIC_RELAXED);
+    sys::call6(sys::Write, N.SteerWakeFd, long(&One), sizeof One);
+    return SteerResult::Relayed;
+  }
   if (!N.Nodes[Where].startedByHome())
     return SteerResult::NotLocal;
   return queueSteeringSignal(Where, Target) ? SteerResult::Signalled : SteerResult::SignalFailed;
+}
+
+void watchSteeringAway(int Node) {
+  NodeState &N = node();
+  if (!N.Nodes[Node].remote())
+    return;
+  if (N.SteerWakeFd <= 0) {
+    long Fd = sys::call6(Eventfd2, 0, EfdNonblock | EfdCloexec);
+    if (sys::failed(Fd))
+      return; // popcorn-ctl is told the node cannot be reached
+    N.SteerWakeFd = int(sys::outOfTheWay(Fd));
+  }
+  uint64_t Count;
+  sys::call6(sys::Read, N.SteerWakeFd, long(&Count), sizeof Count);
+  __atomic_store_n(&N.SteerToRelay, 0, __ATOMIC_RELAXED);
+}
+
+bool relaySteering(Channel &Link) {
+  NodeState &N = node();
+  uint64_t Count;
+  sys::call6(sys::Read, N.SteerWakeFd, long(&Count), sizeof Count);
+  int32_t Target = __atomic_exchange_n(&N.SteerToRelay, 0, __ATOMIC_RELAXED) - 1;
+  return Target < 0 || Link.send(MessageType::Steer, &Target, sizeof Target);
+}
+
+int steeringWakeDescriptor() {
+  int Fd = node().SteerWakeFd;
+  return Fd > 0 ? Fd : -1;
+}
+
+void steerByLink() {
+  NodeState &N = node();
+  int Fd = N.HomeLink.Fd;
+  N.HomeLink.TakesSteering = true;
+  // Without the signal a move waits for the thread's next exchange with
+  // home, which takes it in passing.  O_ASYNC is set as the thread comes.
+  long Flags = sys::call6(sys::Fcntl, Fd, FGetfl);
+  if (sys::failed(Flags) ||
+      sys::failed(sys::call6(sys::Fcntl, Fd, FSetown, sys::call6(sys::Getpid, 0))) ||
+      sys::failed(sys::call6(sys::Fcntl, Fd, FSetsig, SteeringSignal)))
+    return;
+  N.LinkFlags = Flags & ~OAsync;
+  N.LinkSignals = true;
+}
+
+void threadArrives() {
+  NodeState &N = node();
+  N.HomeLink.Steered = 0;
+  N.LinkNews = false;
+  N.QuietLinkDepth = 0; // the last one left in the middle of an exchange
+  N.ThreadHere = true;
+  if (N.LinkSignals)
+    signalOnData(true);
+}
+
+void threadLeaves() {
+  NodeState &N = node();
+  N.ThreadHere = false;
+  if (N.LinkSignals)
+    signalOnData(false);
+}
+
+void takeLinkNewsAfterExchange() {
+  NodeState &N = node();
+  if (N.LinkNews)
+    flagLinkNews();
+}
+
+QuietLink::QuietLink() {
+  NodeState &N = node();
+  if (N.LinkSignals && N.ThreadHere && N.QuietLinkDepth++ == 0)
+    signalOnData(false);
+}
+
+QuietLink::~QuietLink() {
+  NodeState &N = node();
+  if (!N.LinkSignals || !N.ThreadHere || --N.QuietLinkDepth != 0)
+    return;
+  signalOnData(true);
+  // What came while the link was quiet raised nothing: a Steer taken in
+  // passing, or one behind the answer.
+  Channel &Link = N.HomeLink;
+  if (Link.Steered || Link.hasReceived() ||
+      socketWaitReadable(Link.Fd, 0, -1) == WaitResult::Readable)
+    N.LinkNews = true;
 }
 
 bool queueSteeringSignal(int Node, long Value) {
@@ -140,8 +263,31 @@ void installSteeringHandler() {
   sys::call6(sys::RtSigaction, ShellSteeringSignal, long(&Action), 0, 8);
 }
 
+namespace {
+// Remote, at a migration point, where no answer is awaited: what the link
+// has is home's Steer, which the receive takes.
+void readLinkNews(NodeState &N) {
+  N.LinkNews = false;
+  Channel &Link = N.HomeLink;
+  if (!Link.hasReceived() && socketWaitReadable(Link.Fd, 0, -1) != WaitResult::Readable)
+    return;
+  MessageHeader H;
+  if (Link.receiveHeader(H, 0))
+    failNode("a message from home where none was due");
+}
+} // namespace
+
 int takeSteeredDestination() {
-  return __atomic_exchange_n(&node().SteeredNode, 0, __ATOMIC_RELAXED) - 1;
+  NodeState &N = node();
+  if (N.Remote && N.HomeLink.TakesSteering) {
+    if (N.LinkNews)
+      readLinkNews(N);
+    if (N.HomeLink.Steered) {
+      N.SteeredNode = N.HomeLink.Steered;
+      N.HomeLink.Steered = 0;
+    }
+  }
+  return __atomic_exchange_n(&N.SteeredNode, 0, __ATOMIC_RELAXED) - 1;
 }
 
 int steeredDestination() { return node().SteeredNode - 1; }

@@ -101,11 +101,30 @@ bool readAddress(Span Entry, Span Address, NodePlace &Node, TextBuffer &Why) {
   return true;
 }
 
+// "[USER@]HOST" of an ssh launcher into Node.  It becomes one argument of
+// the launcher's command line: no word of its own, and no option.
+bool readSshTarget(Span Entry, Span Target, NodePlace &Node, TextBuffer &Why) {
+  if (!Target.length())
+    return refuse(Why, Entry, "ssh needs [USER@]HOST, e.g. ssh:alice@node7");
+  if (*Target.Begin == '-')
+    return refuse(Why, Entry, "HOST may not begin with '-'");
+  if (Target.length() >= sizeof Node.Host)
+    return refuse(Why, Entry, "[USER@]HOST is longer than ", sizeof Node.Host - 1,
+                  " characters");
+  for (const char *P = Target.Begin; P < Target.End; P++)
+    if (*P <= ' ' || *P == '\'' || *P == '"' || *P == '\\' || *P == 127)
+      return refuse(Why, Entry, "[USER@]HOST may not hold spaces, quotes or control characters");
+  memcpy(Node.Host, Target.Begin, Target.length());
+  Node.Host[Target.length()] = 0;
+  Node.How = Launcher::Ssh;
+  return true;
+}
+
 bool readLauncher(Span Entry, Span How, uint16_t Here, NodePlace &Node, TextBuffer &Why) {
   if (How.is("native")) {
     if (Node.Machine != Here)
       return refuse(Why, Entry, "native runs this machine's ISA (", isaName(Here), ") only; ",
-                    isaName(Node.Machine), " needs qemu or tcp:HOST:PORT");
+                    isaName(Node.Machine), " needs qemu, tcp:HOST:PORT or ssh:[USER@]HOST");
     Node.How = Launcher::Native;
     return true;
   }
@@ -117,10 +136,13 @@ bool readLauncher(Span Entry, Span How, uint16_t Here, NodePlace &Node, TextBuff
     Node.How = Launcher::Qemu;
     return true;
   }
-  Span Tcp = How.upTo(':');
-  if (Tcp.is("tcp"))
-    return readAddress(Entry, {Tcp.End == How.End ? Tcp.End : Tcp.End + 1, How.End}, Node, Why);
-  return refuse(Why, Entry, "LAUNCHER must be native, qemu or tcp:HOST:PORT");
+  Span Kind = How.upTo(':');
+  Span Rest = {Kind.End == How.End ? Kind.End : Kind.End + 1, How.End};
+  if (Kind.is("tcp"))
+    return readAddress(Entry, Rest, Node, Why);
+  if (Kind.is("ssh"))
+    return readSshTarget(Entry, Rest, Node, Why);
+  return refuse(Why, Entry, "LAUNCHER must be native, qemu, tcp:HOST:PORT or ssh:[USER@]HOST");
 }
 
 bool readEntry(Span Entry, uint16_t Here, NodePlace (&Nodes)[MaxNodes], int &Count,
@@ -132,8 +154,8 @@ bool readEntry(Span Entry, uint16_t Here, NodePlace (&Nodes)[MaxNodes], int &Cou
   bool Number = readUnsigned(After, uint64_t(1) << 32, Id);
   if (After == Entry.Begin || (Number && (After == Entry.End || *After != ':')))
     return refuse(Why, Entry,
-                  "not ID:ISA:LAUNCHER (ISA x86_64 or aarch64, LAUNCHER native, qemu or "
-                  "tcp:HOST:PORT)");
+                  "not ID:ISA:LAUNCHER (ISA x86_64 or aarch64, LAUNCHER native, qemu, "
+                  "tcp:HOST:PORT or ssh:[USER@]HOST)");
   if (!Number || Id >= uint64_t(MaxNodes))
     return refuse(Why, Entry, "node numbers go from 0 to ", MaxNodes - 1);
   if (Nodes[Id].Machine)
@@ -144,7 +166,7 @@ bool readEntry(Span Entry, uint16_t Here, NodePlace (&Nodes)[MaxNodes], int &Cou
   if (!Node.Machine)
     return refuse(Why, Entry, "ISA must be x86_64 or aarch64");
   if (Isa.End == Entry.End)
-    return refuse(Why, Entry, "no LAUNCHER (native, qemu or tcp:HOST:PORT)");
+    return refuse(Why, Entry, "no LAUNCHER (native, qemu, tcp:HOST:PORT or ssh:[USER@]HOST)");
   if (!readLauncher(Entry, {Isa.End + 1, Entry.End}, Here, Node, Why))
     return false;
   Nodes[Id] = Node;

@@ -4,8 +4,10 @@
 // ID:ISA:LAUNCHER entries: ISA is x86_64 or aarch64, LAUNCHER is native
 // (a process of this machine's ISA), qemu (under qemu-user) or
 // tcp:HOST:PORT (a popcorn-node; HOST an IPv4 address, or an IPv6 one,
-// in brackets or not: the port is after the last ':').  A list replaces
-// the default table whole: a node it does not name does not exist.
+// in brackets or not: the port is after the last ':') or ssh:[USER@]HOST
+// (a popcorn-node started on HOST through ssh, or POPCORN_SSH's command:
+// nodes/RemoteLauncher.h).  A list replaces the default table whole: a
+// node it does not name does not exist.
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_NODELIST_H
@@ -16,13 +18,13 @@
 
 namespace popcorn {
 
-enum class Launcher : uint8_t { Native, Qemu, Tcp };
+enum class Launcher : uint8_t { Native, Qemu, Tcp, Ssh };
 
 /// Where a node runs: one entry of the list.
 struct NodePlace {
   uint16_t Machine; // ELF e_machine; 0: no such node
   Launcher How;
-  char Host[64];    // tcp: the address, without brackets
+  char Host[64];    // tcp: the address, without brackets; ssh: [USER@]HOST
   uint16_t Port;
 };
 

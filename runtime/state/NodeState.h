@@ -55,14 +55,19 @@ inline constexpr unsigned MaxNodeMappings = 256;
 
 struct NodeEntry : NodePlace {
   Channel Link;     // home: to this node once started
-  int Pid;          // home: the process it runs in, 0 for tcp
+  int Pid;          // home: the process it runs in (ssh: the launcher's), 0 for tcp
+  int LauncherErrors; // home, ssh: what the launcher wrote on stderr (a memfd), 0 if none
   bool Warned;      // home: a failure to start it was reported
   uint64_t SignalActionsSent; // home: NodeState::SignalActionsRead it last had
   bool StackAtHome; // home: the node runs the thread at its home stack's addresses
   uint64_t Moves;   // home: the thread's moves here (POPCORN_LOG=stats)
   bool Emulated;    // home: it runs under qemu-user (node 0: home itself does)
   /// A process of this machine that home started, which home can signal.
-  bool startedByHome() const { return How != Launcher::Tcp && Pid > 0; }
+  bool startedByHome() const {
+    return (How == Launcher::Native || How == Launcher::Qemu) && Pid > 0;
+  }
+  /// A node on another machine (or one home reaches only through its link).
+  bool remote() const { return How == Launcher::Tcp || How == Launcher::Ssh; }
 };
 
 struct ControlServer; // ControlSocket.cpp
@@ -73,7 +78,7 @@ struct ArenaFreeRange {
 
 struct NodeState {
   // The runtime's environment variables (Settings.h), by Setting.
-  const char *Settings[13];
+  const char *Settings[15];
   bool Remote;      // this process was started to run a migrated thread
   bool ReportAtExit; // POPCORN_LOG=stats
   bool Quiet;        // POPCORN_LOG=quiet: no warnings
@@ -118,6 +123,19 @@ struct NodeState {
   // request is being served, and what else signal 34 asks (Triggers.h).
   volatile int ThreadNode;
   volatile int SteeredNode;
+  // Home: a move for a node reached by its link alone, destination + 1,
+  // waiting for the thread serving that node to send it, and the eventfd
+  // that wakes it (Steering.h).  Remote, on such a node: the link has
+  // had news since the last migration point; the thread is here; the
+  // link can raise SIGRTMIN+1, its file status flags (without O_ASYNC);
+  // exchanges under way that keep it quiet.
+  volatile int SteerToRelay;
+  int SteerWakeFd;
+  volatile bool LinkNews;
+  bool ThreadHere;
+  bool LinkSignals;
+  long LinkFlags;
+  int QuietLinkDepth;
   ControlServer *Control;
   char **StartEnvironment;
   bool ControlOpening;

@@ -11,7 +11,7 @@ constexpr const char *Names[SettingCount] = {
     "POPCORN_TIMEOUT",      "POPCORN_TRACK_WRITES", "POPCORN_MIGRATE",
     "POPCORN_CHECK_UNWIND", "POPCORN_SELFTEST",     "POPCORN_TRACE",
     "X86_64_MIGRATE_START", "X86_64_MIGRATE_END",   "AARCH64_MIGRATE_START",
-    "AARCH64_MIGRATE_END"};
+    "AARCH64_MIGRATE_END",  "POPCORN_SSH",          "POPCORN_NODE_COMMAND"};
 
 static_assert(sizeof(NodeState::Settings) / sizeof(NodeState::Settings[0]) == SettingCount,
               "room for every setting");

@@ -26,8 +26,10 @@ enum class Setting {
   X86_64MigrateEnd,   // X86_64_MIGRATE_END
   AArch64MigrateStart, // AARCH64_MIGRATE_START
   AArch64MigrateEnd,  // AARCH64_MIGRATE_END
+  Ssh,                // POPCORN_SSH
+  NodeCommand,        // POPCORN_NODE_COMMAND
 };
-inline constexpr int SettingCount = int(Setting::AArch64MigrateEnd) + 1;
+inline constexpr int SettingCount = int(Setting::NodeCommand) + 1;
 
 /// Before anything reads a setting: finds them all in Envp.
 void readSettings(char **Envp);

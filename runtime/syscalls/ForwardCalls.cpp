@@ -9,6 +9,7 @@
 #include "memory/NodeMappings.h"
 #include "memory/RemotePages.h"
 #include "signals/SignalState.h"
+#include "signals/Steering.h"
 #include "state/NodeFailure.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
@@ -201,6 +202,7 @@ long forward(int RowIndex, const long *A) {
 
   MessageHeader H;
   SyscallResultMessage R;
+  QuietLink Quiet; // the answer's arrival needs no signal
   TraceSpan Call(TraceKind::Syscall);
   if (!N.HomeLink.send2(MessageType::Syscall, &M, sizeof M, Buf, uint32_t(Used)) ||
       !N.HomeLink.receiveHeader(H) || H.Type != MessageType::SyscallResult ||

@@ -3,6 +3,7 @@
 #include "control/ControlSocket.h"
 #include "memory/WrittenPages.h"
 #include "signals/SignalState.h"
+#include "signals/Steering.h"
 #include "state/NodeState.h"
 #include "support/Syscall.h"
 #include <unistd.h>
@@ -19,14 +20,14 @@ bool isRuntimeDescriptor(long Fd) {
       return N.LinksOwner == getpid();
   return (Fd == controlSocketDescriptor() && controlThreadRuns()) ||
          (Fd == N.WriteTrackerFd && Fd == writeTrackerDescriptor()) ||
-         Fd == awaySignalDescriptor();
+         Fd == awaySignalDescriptor() || Fd == steeringWakeDescriptor();
 }
 
 long closeProgramRange(uint32_t First, uint32_t Last, long Flags) {
   NodeState &N = node();
   // CLOSE_RANGE_CLOEXEC closes nothing (the runtime's are close-on-exec).
   constexpr long Cloexec = 4;
-  int Own[MaxNodes + 3], Count = 0;
+  int Own[MaxNodes + 4], Count = 0;
   auto Note = [&](int Fd) {
     if (Fd < 0 || uint32_t(Fd) < First || uint32_t(Fd) > Last || !isRuntimeDescriptor(Fd))
       return;
@@ -41,6 +42,7 @@ long closeProgramRange(uint32_t First, uint32_t Last, long Flags) {
     Note(controlSocketDescriptor());
     Note(writeTrackerDescriptor());
     Note(awaySignalDescriptor());
+    Note(steeringWakeDescriptor());
   }
   // The ranges around them, from the lowest up.
   uint64_t From = First;
@@ -73,6 +75,8 @@ void moveRuntimeDescriptor(long Fd) {
     writeTrackerMoved(Moved);
   if (Fd == awaySignalDescriptor())
     awaySignalDescriptorMoved(Moved);
+  if (Fd == steeringWakeDescriptor())
+    node().SteerWakeFd = Moved;
 }
 
 } // namespace popcorn

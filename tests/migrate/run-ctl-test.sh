@@ -128,7 +128,8 @@ else
 fi
 test -S "$sockets/$pid" || fail "no socket $sockets/$pid after ps asked"
 ls -ld "$sockets" | grep -q '^drwx------' || fail "$sockets is not mode 0700: $(ls -ld "$sockets")"
-head -1 ps.out | grep -q '^PID  *COMMAND  *NODE  *ISA  *MIGRATIONS  *PAGES$' || fail "ps has no header: $(head -1 ps.out)"
+head -1 ps.out | grep -q '^PID  *COMMAND  *NODE  *ISA  *MIGRATIONS  *PAGES  *WHERE$' || fail "ps has no header: $(head -1 ps.out)"
+grep "^$pid " ps.out | grep -q ' home$' || fail "ps does not say $pid runs at home: $(grep "^$pid " ps.out)"
 grep "^$pid " ps.out | grep -q ' ctl-loop ' || fail "ps does not name the command ctl-loop"
 
 expect_refusal "migrate to node 9 (out of range)" timeout 30 "$ctl" migrate "$pid" 9
@@ -158,10 +159,10 @@ else
 	fail "ps does not show $pid on node 1 within 60 s: $(node_in_ps)"
 fi
 timeout 30 "$ctl" nodes "$pid" >nodes.out 2>&1 || fail "nodes $pid: $(cat nodes.out)"
-grep -q '^1  *aarch64  *qemu  *[0-9][0-9]*  *here  *started, reachable$' nodes.out ||
+grep -q '^1  *aarch64  *qemu  *[0-9][0-9]*  *here  *started, reachable  *this host$' nodes.out ||
 	fail "nodes does not show node 1 started, reachable and holding the thread:"
-grep -q '^0  *x86_64  *native  *'"$pid"'  *home$' nodes.out || fail "nodes does not show home as node 0"
-grep -q '^2  *x86_64  *native  *-  *not started$' nodes.out || fail "nodes does not show node 2 not started"
+grep -q '^0  *x86_64  *native  *'"$pid"'  *home  *home$' nodes.out || fail "nodes does not show home as node 0"
+grep -q '^2  *x86_64  *native  *-  *not started  *this host$' nodes.out || fail "nodes does not show node 2 not started"
 cat nodes.out
 
 # Delivered to the node the thread is on.

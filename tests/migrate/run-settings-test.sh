@@ -58,8 +58,10 @@ refused "popcorn: POPCORN_NODES: '1:aarch64:qemu': node 1 is listed twice" \
 	"POPCORN_NODES=0:x86_64:native,1:x86_64:native,1:aarch64:qemu"
 refused "popcorn: POPCORN_NODES: '1:sparc:qemu': ISA must be x86_64 or aarch64" \
 	"POPCORN_NODES=0:x86_64:native,1:sparc:qemu,2:x86_64:native"
-refused "popcorn: POPCORN_NODES: '1:aarch64:native': native runs this machine's ISA (x86_64) only; aarch64 needs qemu or tcp:HOST:PORT" \
+refused "popcorn: POPCORN_NODES: '1:aarch64:native': native runs this machine's ISA (x86_64) only; aarch64 needs qemu, tcp:HOST:PORT or ssh:[USER@]HOST" \
 	"POPCORN_NODES=0:x86_64:native,1:aarch64:native"
+refused "popcorn: POPCORN_NODES: '1:x86_64:ssh:-oProxyCommand=x': HOST may not begin with '-'" \
+	"POPCORN_NODES=0:x86_64:native,1:x86_64:ssh:-oProxyCommand=x"
 refused "popcorn: POPCORN_MIGRATE: 'seed=x': seed= needs a whole number, such as seed=7" \
 	'POPCORN_MIGRATE=random=0.1;seed=x'
 refused "popcorn: POPCORN_MIGRATE: 'every=5': every= is given twice" \

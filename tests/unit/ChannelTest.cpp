@@ -249,3 +249,26 @@ TEST(Channel, HeaderWaitWokenByAnotherDescriptor) {
   for (int Fd : {Fds[0], Fds[1], Wake[0], Wake[1]})
     close(Fd);
 }
+
+// A node's link takes home's Steer wherever it comes, between the answers
+// it waits for; another link hands it over as any message.
+TEST(Channel, SteerIsTakenInPassingOnANodesLink) {
+  int Fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Fds), 0);
+  Channel Home, Node, Other;
+  Home.Fd = Fds[0];
+  Node.Fd = Other.Fd = Fds[1];
+  Node.TakesSteering = true;
+  int32_t Destination = 2;
+  std::vector<uint8_t> Run(Page, 7);
+  ASSERT_TRUE(Home.send(MessageType::Steer, &Destination, sizeof Destination));
+  ASSERT_TRUE(Home.send(MessageType::PageRun, Run.data(), uint32_t(Run.size())));
+  expectMessage(Node, MessageType::PageRun, Run);
+  EXPECT_EQ(Node.Steered, 3); // the destination + 1
+  ASSERT_TRUE(Home.send(MessageType::Steer, &Destination, sizeof Destination));
+  expectMessage(Other, MessageType::Steer,
+                std::vector<uint8_t>(reinterpret_cast<uint8_t *>(&Destination),
+                                     reinterpret_cast<uint8_t *>(&Destination + 1)));
+  close(Fds[0]);
+  close(Fds[1]);
+}

@@ -55,8 +55,8 @@ TEST(NodeList, QuotesTheBadEntryAlone) {
   expectRefused("0:x86_64:native,x,2:x86_64:native", "x", "not ID:ISA:LAUNCHER");
   expectRefused("0:x86_64:native,9:x86_64:native", "9:x86_64:native", "from 0 to 7");
   expectRefused("0:x86_64:native,,1:x86_64:native", "", "empty entry");
-  expectRefused("0:x86_64:native,1:aarch64:ssh", "1:aarch64:ssh",
-                "LAUNCHER must be native, qemu or tcp:HOST:PORT");
+  expectRefused("0:x86_64:native,1:aarch64:rsh", "1:aarch64:rsh",
+                "LAUNCHER must be native, qemu, tcp:HOST:PORT or ssh:[USER@]HOST");
 }
 
 TEST(NodeList, SaysWhyNativeCannotRunAnotherIsa) {
@@ -103,6 +103,26 @@ TEST(NodeList, RefusesMalformedAddresses) {
   expectRefused("0:x86_64:native,1:aarch64:tcp:192.0.2.7:0", "1:aarch64:tcp:192.0.2.7:0",
                 "PORT must be a number");
   expectRefused("0:x86_64:native,1:aarch64:tcp:7447", "1:aarch64:tcp:7447", "tcp needs HOST:PORT");
+}
+
+TEST(NodeList, TakesAnSshTargetWithOrWithoutUser) {
+  NodesRead R = readNodes("0:x86_64:native,1:aarch64:ssh:alice@node7,2:x86_64:ssh:node8.lab");
+  ASSERT_TRUE(R.Ok) << R.Why;
+  EXPECT_EQ(R.Nodes[1].How, Launcher::Ssh);
+  EXPECT_STREQ(R.Nodes[1].Host, "alice@node7");
+  EXPECT_EQ(R.Nodes[2].How, Launcher::Ssh);
+  EXPECT_STREQ(R.Nodes[2].Host, "node8.lab");
+}
+
+TEST(NodeList, RefusesSshTargetsThatAreNotOneArgument) {
+  expectRefused("0:x86_64:native,1:aarch64:ssh:", "1:aarch64:ssh:", "ssh needs [USER@]HOST");
+  expectRefused("0:x86_64:native,1:aarch64:ssh", "1:aarch64:ssh", "ssh needs [USER@]HOST");
+  // An option, not a host: ssh would run what -oProxyCommand says.
+  expectRefused("0:x86_64:native,1:aarch64:ssh:-oProxyCommand=x",
+                "1:aarch64:ssh:-oProxyCommand=x", "may not begin with '-'");
+  expectRefused("0:x86_64:native,1:aarch64:ssh:a b", "1:aarch64:ssh:a b", "may not hold spaces");
+  std::string Long = "0:x86_64:native,1:aarch64:ssh:" + std::string(64, 'h');
+  expectRefused(Long.c_str(), Long.c_str() + 16, "longer than 63 characters");
 }
 
 TEST(NodeList, NodeZeroIsThisProcess) {

@@ -57,7 +57,21 @@ const char *isaOf(uint16_t Machine) {
 const char *launcherOf(uint8_t Launcher) {
   return Launcher == POPCORN_LAUNCHER_QEMU ? "qemu"
          : Launcher == POPCORN_LAUNCHER_TCP ? "tcp"
+         : Launcher == POPCORN_LAUNCHER_SSH ? "ssh"
                                             : "native";
+}
+
+// Where node Node of R's program runs: home, this host, or the one named.
+std::string whereIs(const popcorn_control_reply &R, int Node) {
+  if (Node == 0)
+    return "home";
+  if (Node < 0 || Node >= POPCORN_CONTROL_MAX_NODES)
+    return "?";
+  const popcorn_control_node &N = R.nodes[Node];
+  if (!N.host[0])
+    return "this host";
+  return std::string(launcherOf(N.launcher)) + ":" +
+         std::string(N.host, strnlen(N.host, sizeof N.host));
 }
 
 std::string commandOf(int Pid) {
@@ -168,8 +182,8 @@ int ps() {
   }
   std::sort(Pids.begin(), Pids.end());
   Pids.erase(std::unique(Pids.begin(), Pids.end()), Pids.end());
-  printf("%-8s %-16s %-5s %-8s %10s %8s\n", "PID", "COMMAND", "NODE", "ISA", "MIGRATIONS",
-         "PAGES");
+  printf("%-8s %-16s %-5s %-8s %10s %8s  %s\n", "PID", "COMMAND", "NODE", "ISA", "MIGRATIONS",
+         "PAGES", "WHERE");
   for (int Pid : Pids) {
     popcorn_control_reply R;
     std::string Why;
@@ -191,9 +205,9 @@ int ps() {
       fprintf(stderr, "popcorn-ctl: %s\n", Why.c_str());
       continue;
     }
-    printf("%-8d %-16s %-5d %-8s %10llu %8llu\n", Pid, commandOf(Pid).c_str(), R.thread_node,
+    printf("%-8d %-16s %-5d %-8s %10llu %8llu  %s\n", Pid, commandOf(Pid).c_str(), R.thread_node,
            isaOf(R.thread_machine), (unsigned long long)R.migrations,
-           (unsigned long long)R.pages_fetched);
+           (unsigned long long)R.pages_fetched, whereIs(R, R.thread_node).c_str());
   }
   return 0;
 }
@@ -205,7 +219,8 @@ int nodes(int Pid) {
     return fail(Why);
   if (R.error)
     return fail(std::to_string(Pid) + ": " + R.message);
-  printf("%-5s %-8s %-9s %-8s %-8s %s\n", "NODE", "ISA", "LAUNCHER", "PID", "THREAD", "STATE");
+  printf("%-5s %-8s %-9s %-8s %-8s %-20s %s\n", "NODE", "ISA", "LAUNCHER", "PID", "THREAD",
+         "STATE", "WHERE");
   for (int I = 0; I < R.node_count && I < POPCORN_CONTROL_MAX_NODES; I++) {
     const popcorn_control_node &N = R.nodes[I];
     if (!N.elf_machine)
@@ -215,8 +230,8 @@ int nodes(int Pid) {
                         : !N.started   ? "not started"
                         : N.alive      ? "started, reachable"
                                        : "started, gone";
-    printf("%-5d %-8s %-9s %-8s %-8s %s\n", I, isaOf(N.elf_machine), launcherOf(N.launcher),
-           NodePid.c_str(), I == R.thread_node ? "here" : "", State);
+    printf("%-5d %-8s %-9s %-8s %-8s %-20s %s\n", I, isaOf(N.elf_machine), launcherOf(N.launcher),
+           NodePid.c_str(), I == R.thread_node ? "here" : "", State, whereIs(R, I).c_str());
   }
   return 0;
 }

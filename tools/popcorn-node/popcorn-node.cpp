@@ -1,6 +1,7 @@
 //===- popcorn-node.cpp - A node started by hand, reached over TCP --------===//
 //
 // popcorn-node --listen [HOST:]PORT [--key FILE]
+// popcorn-node --stdio [--key FILE]
 // popcorn-node --new-key [FILE]
 //
 // Waits for home nodes of popcorn programs (POPCORN_NODES entry
@@ -9,6 +10,12 @@
 // is read from a connection before that), receives the program's image for
 // the node's ISA, and becomes that node: the image runs natively, or under
 // qemu-user for the other ISA, on the connection.
+//
+// With --stdio the connection is the standard input and output, as home
+// starts it through ssh (ID:ISA:ssh:[USER@]HOST) or another launcher.
+// Those are two streams, maybe pipes, and a node's link is one socket:
+// this process relays between them and a socket pair whose other end
+// becomes the node, and ends with the node's status.
 //
 // It listens on 127.0.0.1 unless a HOST says otherwise.  The link is
 // authenticated, not encrypted: across an untrusted network, tunnel it.
@@ -28,7 +35,9 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -42,11 +51,14 @@ struct Options {
   const char *Listen = nullptr;
   const char *KeyFile = nullptr;
   bool NewKey = false;
+  bool Stdio = false;
 };
 
 const char *const Usage = "usage: popcorn-node --listen [HOST:]PORT [--key FILE]\n"
+                         "       popcorn-node --stdio [--key FILE]\n"
                          "       popcorn-node --new-key [FILE]\n"
-                         "Runs the threads that programs built with popcorn-clang send it over TCP.\n";
+                         "Runs the threads that programs built with popcorn-clang send it over TCP,\n"
+                         "or over its standard input and output (started by ssh or srun).\n";
 
 [[noreturn]] void usage(const char *Why) {
   fprintf(stderr, "popcorn-node: %s\n%s", Why, Usage);
@@ -62,6 +74,8 @@ Options readOptions(int Argc, char **Argv) {
     }
     if (!strcmp(Argv[I], "--listen") && I + 1 < Argc)
       O.Listen = Argv[++I];
+    else if (!strcmp(Argv[I], "--stdio"))
+      O.Stdio = true;
     else if (!strcmp(Argv[I], "--key") && I + 1 < Argc)
       O.KeyFile = Argv[++I];
     else if (!strcmp(Argv[I], "--new-key"))
@@ -69,8 +83,10 @@ Options readOptions(int Argc, char **Argv) {
     else
       usage(("unknown argument '" + std::string(Argv[I]) + "'").c_str());
   }
-  if (!O.NewKey && !O.Listen)
+  if (!O.NewKey && !O.Listen && !O.Stdio)
     usage("nothing to do");
+  if (O.NewKey + !!O.Listen + O.Stdio > 1)
+    usage("--listen, --stdio and --new-key go alone");
   return O;
 }
 
@@ -152,13 +168,22 @@ int receiveImage(Channel &Link, const std::string &Peer, ImageMessage &M) {
   return Image;
 }
 
+// TCP's settings are for a connection; --stdio's socket pair has none.
+bool isUnixSocket(int Fd) {
+  sockaddr_storage Address;
+  socklen_t Size = sizeof Address;
+  return !getsockname(Fd, reinterpret_cast<sockaddr *>(&Address), &Size) &&
+         Address.ss_family == AF_UNIX;
+}
+
 // One connection, in a process of its own: becomes the node or ends.
 [[noreturn]] void serve(int Fd, const std::string &Peer, const LinkKey &Key) {
   Channel Link;
   Link.open(Fd);
   Link.Exact = true; // home's greeting follows the image at once, for the node
   Link.TimeoutMs = DefaultTimeoutMs;
-  configureTcpLink(Fd, Link.TimeoutMs);
+  if (!isUnixSocket(Fd))
+    configureTcpLink(Fd, Link.TimeoutMs);
   switch (authenticateHome(Link, Key)) {
   case AuthResult::Accepted:
     break;
@@ -197,6 +222,70 @@ int receiveImage(Channel &Link, const std::string &Peer, ImageMessage &M) {
   refuse(Link, Peer, std::string("cannot run the ") + Isa + " image: " + strerror(errno));
 }
 
+// Copies From to To until From ends or To is gone.
+void copyStream(int From, int To) {
+  char Buffer[64 * 1024];
+  for (;;) {
+    ssize_t Got = read(From, Buffer, sizeof Buffer);
+    if (Got < 0 && errno == EINTR)
+      continue;
+    if (Got <= 0)
+      return;
+    for (ssize_t Done = 0; Done < Got;) {
+      ssize_t Put = write(To, Buffer + Done, size_t(Got - Done));
+      if (Put < 0 && errno == EINTR)
+        continue;
+      if (Put <= 0)
+        return;
+      Done += Put;
+    }
+  }
+}
+
+// The exit status that tells the launcher how the node ended.
+int statusOf(int Status) {
+  return WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : WEXITSTATUS(Status);
+}
+
+// --stdio: the node in a child on a socket pair, relayed to the standard
+// streams.  Home's end closing (ssh gone) is the end of the node's input;
+// the node's ending is the end of home's.
+[[noreturn]] void serveStdio(const LinkKey &Key) {
+  int Pair[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Pair)) {
+    fprintf(stderr, "popcorn-node: no socket pair: %s\n", strerror(errno));
+    exit(1);
+  }
+  signal(SIGPIPE, SIG_IGN);
+  pid_t Node = fork();
+  if (Node < 0) {
+    fprintf(stderr, "popcorn-node: cannot start the node: %s\n", strerror(errno));
+    exit(1);
+  }
+  if (Node == 0) {
+    close(Pair[0]);
+    // The launcher's streams are this process's to relay: the node
+    // holding them would keep them open after this process ends.
+    int Null = open("/dev/null", O_RDWR);
+    dup2(Null, 0);
+    dup2(Null, 1);
+    signal(SIGPIPE, SIG_DFL);
+    serve(Pair[1], "home over standard input", Key);
+  }
+  close(Pair[1]);
+  std::thread ToNode([&] {
+    copyStream(0, Pair[0]);
+    shutdown(Pair[0], SHUT_WR);
+  });
+  ToNode.detach(); // it may wait on a quiet input to the end
+  copyStream(Pair[0], 1);
+  close(1);
+  int Status = 0;
+  while (waitpid(Node, &Status, 0) < 0 && errno == EINTR)
+    ;
+  _exit(statusOf(Status));
+}
+
 // Ends the processes of connections and nodes that have ended, and says
 // which crashed: a node's crash is the program's to explain, a
 // connection's is a bug here.
@@ -231,6 +320,8 @@ int main(int Argc, char **Argv) {
     fprintf(stderr, "popcorn-node: %s (popcorn-node --new-key makes one)\n", Why);
     return 1;
   }
+  if (O.Stdio)
+    serveStdio(Key);
   int Listener = listenOn(O.Listen);
   sockaddr_storage Bound;
   socklen_t Size = sizeof Bound;
