@@ -253,8 +253,12 @@ static bool isCompressed(StringRef Contents) {
 // The stored image in Section, inflated if it was compressed.
 static Expected<std::string> inflatedImage(MemoryBufferRef File, const std::string &Section,
                                            StringRef Contents) {
-  if (!isCompressed(Contents))
+  if (!isCompressed(Contents)) {
+    if (!Contents.starts_with(ELF::ElfMagic))
+      return formatError(File, "section " + Section +
+                                   " holds neither a compressed image nor an ELF file: it is damaged");
     return Contents.str();
+  }
   popcorn_stored_image Header;
   if (Contents.size() < sizeof Header)
     return formatError(File, "section " + Section + " is too short for its header");

@@ -60,7 +60,7 @@ start_node() { # KEY_FILE: popcorn-node on a port the kernel chooses
 	: >node.out
 	"$build/bin/popcorn-node" --listen 127.0.0.1:0 --key "$1" >node.out 2>node.err &
 	node_pid=$!
-	for i in $(seq 50); do
+	for i in $(seq 300); do
 		port=$(sed -n 's/^popcorn-node: listening on .*:\([0-9]*\)$/\1/p' node.out)
 		[ -n "$port" ] && return 0
 		sleep 0.1

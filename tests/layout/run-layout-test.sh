@@ -30,24 +30,24 @@ grep -q '^function main ' layout.txt || { echo "FAIL: layout lists no main"; exi
 
 # Damaged files: every one must be refused with exit status 1 and a message.
 size=$(wc -c <prog)
-expect_refusal() {
+expect_refusal() { # FILE REASON: verify refuses FILE, saying REASON
 	set +e
 	"$bin/popcorn-inspect" verify "$1" >/dev/null 2>err.txt
 	status=$?
 	set -e
-	if [ "$status" -ne 1 ] || ! grep -q "error" err.txt; then
-		echo "FAIL: popcorn-inspect verify $1: exit $status, expected 1 with an error message"
+	if [ "$status" -ne 1 ] || ! grep -q "error: .*$2" err.txt; then
+		echo "FAIL: popcorn-inspect verify $1: exit $status, expected 1 with an error saying '$2'"
 		cat err.txt
 		exit 1
 	fi
 	echo "ok: $1 refused: $(head -1 err.txt)"
 }
 head -c $((size / 2)) prog >truncated-half
-expect_refusal truncated-half
+expect_refusal truncated-half 'not an object file'
 head -c 40 prog >truncated-header
-expect_refusal truncated-header
+expect_refusal truncated-header 'not an object file'
 : >empty
-expect_refusal empty
+expect_refusal empty 'not an object file'
 # Overwrite the stored aarch64 image's magic (popcorn/StoredImage.h: the
 # image is compressed behind it): what is left is neither a compressed
 # image nor an ELF file.
@@ -59,8 +59,8 @@ offset=$((0x$offset))
 	{ echo "FAIL: the aarch64 image is not stored compressed"; exit 1; }
 cp prog corrupt-image
 printf 'XXXX' | dd of=corrupt-image bs=1 seek="$offset" conv=notrunc 2>/dev/null
-expect_refusal corrupt-image
+expect_refusal corrupt-image 'aarch64 holds neither a compressed image nor an ELF file'
 # prog.aarch64 carries prog (it can be home on aarch64); extracting its
 # own ISA from it gives the plain file.
 "$bin/popcorn-inspect" extract --isa aarch64 prog.aarch64 not-multi-isa
-expect_refusal not-multi-isa
+expect_refusal not-multi-isa 'has no x86_64 image'

@@ -110,6 +110,14 @@ start_sshd() {
 	fail "sshd did not start on 127.0.0.1 in 20 tries"
 }
 
+# through_sshd: both nodes logged in through the test's sshd (its probe
+# is the first login): nodes started here, ssh: ignored, would move and
+# print alike.
+through_sshd() {
+	[ "$(grep -c 'Accepted publickey' sshd.log)" -ge 3 ] ||
+		fail "the nodes did not log in through the test's sshd: $(grep -c 'Accepted publickey' sshd.log) logins"
+}
+
 # The program and its output at home.
 prepare_roundtrips() {
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
@@ -122,6 +130,7 @@ prepare_roundtrips() {
 # nodes 100 times.
 expect_moves() {
 	cmp -s home.out "$1.out" || fail "the run over $1 prints other output than the run at home"
+	[ "$1" != ssh ] || through_sshd
 	grep -q "away from home (100 to node 1, 100 to node 2)" "$1.err" ||
 		fail "the thread did not move 100 times to each node over $1"
 	echo "ok: 200 moves over $1, output identical"
@@ -183,6 +192,9 @@ steer() {
 		set -- $move
 		timeout 30 "$build/bin/popcorn-ctl" migrate "$pid" "$1" >migrate.out 2>&1 ||
 			fail "popcorn-ctl migrate $pid $1: $(cat migrate.out)"
+		# From node 1 and node 2 the move goes over the node's link.
+		[ "$1" = 1 ] || grep -q "over its link" migrate.out ||
+			fail "popcorn-ctl did not relay the move to node $1 over the link: $(cat migrate.out)"
 		echo "ok: migrate $pid $1: $(cat migrate.out)"
 		[ "$1" -ne 0 ] || break # it ends as soon as it is home
 		wait_until 60 settled "$1" "$2" ||
@@ -193,6 +205,7 @@ steer() {
 	wait "$pid" || fail "the steered run exits with $?"
 	pid=
 	cmp -s home.out steered.out || fail "the steered run prints other output than the run at home"
+	case $nodes in *ssh:*) through_sshd ;; esac
 	echo "ok: the steered run prints what the run at home prints"
 }
 
@@ -293,10 +306,18 @@ tcp-paging)
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
 	start_node
 	compile "$tests/../bench/migration.c" migration
-	POPCORN_NODES=0:x86_64:native,1:x86_64:native timeout 120 ./migration 1 300 256 \
-		>local.out 2>local.err || fail "the run with a local node failed"
-	POPCORN_NODES=0:x86_64:native,1:x86_64:tcp:127.0.0.1:$node_port timeout 120 \
-		./migration 1 300 256 >tcp.out 2>tcp.err || fail "the run over tcp failed"
+	POPCORN_NODES=0:x86_64:native,1:x86_64:native POPCORN_LOG=stats timeout 120 \
+		./migration 1 300 256 >local.out 2>local.err || fail "the run with a local node failed"
+	POPCORN_NODES=0:x86_64:native,1:x86_64:tcp:127.0.0.1:$node_port POPCORN_LOG=stats \
+		timeout 120 ./migration 1 300 256 >tcp.out 2>tcp.err || fail "the run over tcp failed"
+	# The checksum is the same wherever the reads run: the moves and the
+	# pages fetched say they ran on the node, as many as with a local one.
+	local_moves=$(sed -n 's/^popcorn: migrations: \([0-9]*\) away from home.*/\1/p' local.err)
+	tcp_moves=$(sed -n 's/^popcorn: migrations: \([0-9]*\) away from home.*/\1/p' tcp.err)
+	tcp_pages=$(sed -n 's/^popcorn: migrations: .*, \([0-9]*\) pages fetched.*/\1/p' tcp.err)
+	[ "${local_moves:-0}" -ge 300 ] && [ "${tcp_moves:-0}" = "$local_moves" ] ||
+		fail "moves over tcp: ${tcp_moves:-none}, with a local node: ${local_moves:-none} (at least 300)"
+	[ "${tcp_pages:-0}" -gt 0 ] || fail "the node over tcp fetched no page"
 	grep '^(checksum' local.out >local.sum && grep '^(checksum' tcp.out >tcp.sum ||
 		fail "no checksum"
 	cmp -s local.sum tcp.sum || fail "other checksum over tcp: $(cat tcp.sum), not $(cat local.sum)"
