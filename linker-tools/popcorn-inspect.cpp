@@ -123,6 +123,13 @@ static int extract(StringRef IsaName, StringRef Path, StringRef OutPath) {
     if (!Plain)
       fail(toString(Plain.takeError()));
     writeFile(OutPath, (*Plain)->getBuffer(), Executable);
+    // A user who extracted the aarch64 file once may do it again on the
+    // result, expecting the same file: say what was written instead.
+    if ((*Plain)->getBufferSize() != File->getBufferSize())
+      WithColor::note(errs(), ToolName)
+          << Path << " is already an executable for " << IsaName << ": " << OutPath << " is its plain " << IsaName
+          << " executable, without the other ISAs' images, and cannot move; copy " << Path
+          << " to keep them\n";
     return 0;
   }
   Expected<std::unique_ptr<MemoryBuffer>> Image = findIsaImage(File->getMemBufferRef(), *Wanted);
@@ -155,7 +162,7 @@ static std::vector<std::unique_ptr<MemoryBuffer>> images(const MemoryBuffer &Fil
       fail(toString(Image.takeError()));
     if (!*Image)
       fail(File.getBufferIdentifier() + " has no " + Info.Name +
-           " image: it was not built by popcorn-clang");
+           " image: it was not built by popcorn-clang, or a strip tool removed it");
     Images.push_back(MemoryBuffer::getMemBufferCopy(
         (*Image)->getBuffer(), File.getBufferIdentifier() + "[" + Info.Name + "]"));
   }

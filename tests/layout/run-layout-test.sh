@@ -62,5 +62,7 @@ printf 'XXXX' | dd of=corrupt-image bs=1 seek="$offset" conv=notrunc 2>/dev/null
 expect_refusal corrupt-image 'aarch64 holds neither a compressed image nor an ELF file'
 # prog.aarch64 carries prog (it can be home on aarch64); extracting its
 # own ISA from it gives the plain file.
-"$bin/popcorn-inspect" extract --isa aarch64 prog.aarch64 not-multi-isa
+"$bin/popcorn-inspect" extract --isa aarch64 prog.aarch64 not-multi-isa 2>note.txt
+grep -q "prog.aarch64 is already an executable for aarch64: .*cannot move" note.txt ||
+	{ echo "FAIL: no note that extracting prog.aarch64's own ISA drops its x86_64 image: $(cat note.txt)"; exit 1; }
 expect_refusal not-multi-isa 'has no x86_64 image'
