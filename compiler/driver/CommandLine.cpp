@@ -181,6 +181,8 @@ CommandLine parseCommandLine(const std::vector<std::string> &Args, DriverMode Mo
       CL.FrontendArgs.insert(CL.FrontendArgs.end(), {"-Xclang", Cc1Arg});
     } else if (Arg == "-nostdlib++") {
       CL.LinksCxxLibrary = false;
+    } else if (Arg == "-nostdinc++") {
+      CL.UsesCxxHeaders = false;
     } else if (startsWith(Arg, "-stdlib=")) {
       if (Arg != "-stdlib=libc++")
         CL.Errors.push_back("option '" + Arg + "': popcorn's C++ library is libc++ (-stdlib=libc++)");

@@ -50,6 +50,7 @@ struct CommandLine {
   bool HasDependencyTarget = false;        // -MT or -MQ
   DriverMode Mode = DriverMode::C;
   bool LinksCxxLibrary = false;            // popcorn-clang++ without -nostdlib++
+  bool UsesCxxHeaders = true;              // no -nostdinc++ (libc++'s own build)
   std::vector<std::string> PassOptions;    // -fpopcorn-*, as pass plugin options
   std::vector<std::string> InfoRequests;   // --version, -dumpmachine, ...
   std::vector<std::string> Errors;         // one message each, no prefix

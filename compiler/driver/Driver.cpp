@@ -118,7 +118,7 @@ static std::vector<std::string> frontendCommand(const CommandLine &CL, const Too
       "-nostdinc",
   };
   std::string IsaDir = TC.LibDir + "/" + std::string(CanonicalIrIsa.Name);
-  if (Cxx && !Preprocessed)
+  if (Cxx && CL.UsesCxxHeaders && !Preprocessed)
     Cmd.insert(Cmd.end(), {"-isystem", IsaDir + "/include/c++/v1"});
   if (!Preprocessed) {
     Cmd.insert(Cmd.end(),

@@ -107,4 +107,6 @@ TEST(CommandLine, CxxDriverCompilesCAsCxxAndLinksLibcxx) {
   EXPECT_FALSE(isCxxSource(CL.Inputs[1], CL.Mode)); // -x c says otherwise
   EXPECT_FALSE(isCxxSource(CL.Inputs[0], DriverMode::C));
   EXPECT_FALSE(parseCommandLine({"a.o", "-nostdlib++"}, DriverMode::Cxx).LinksCxxLibrary);
+  EXPECT_TRUE(CL.UsesCxxHeaders);
+  EXPECT_FALSE(parseCommandLine({"-c", "a.cpp", "-nostdinc++"}, DriverMode::Cxx).UsesCxxHeaders);
 }
