@@ -166,14 +166,16 @@ bool RecordCallSitesPass::recorded(const CallBase &Call, const BoundedFunctions 
   return !Name.starts_with("__popcorn") && Name != "__emutls_get_address";
 }
 
-// Gives every invoke a landing pad of its own, which goes on to the code
-// the invokes shared: values an invoke's record carries are reloaded in its
-// own landing pad, from its own slots.  Each pad starts with a copy of the
-// shared one's landingpad; the shared block takes their values in a phi.
+// Gives every invoke a landing pad of its own and with no phis, which goes
+// on to the code the invokes shared: values an invoke's record carries are
+// reloaded at the top of its own landing pad, from its own slots, and the
+// phis that took them move to a block after the reloads.  Each pad starts
+// with a copy of the shared one's landingpad; the shared block takes their
+// values in a phi.
 static bool splitLandingPads(Function &F) {
   SmallVector<BasicBlock *, 8> Shared;
   for (BasicBlock &BB : F)
-    if (BB.isLandingPad() && BB.hasNPredecessorsOrMore(2))
+    if (BB.isLandingPad() && (BB.hasNPredecessorsOrMore(2) || !BB.phis().empty()))
       Shared.push_back(&BB);
   for (BasicBlock *Pad : Shared) {
     LandingPadInst *Landing = Pad->getLandingPadInst();
@@ -362,19 +364,25 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallBase *> Calls,
   Updater.AddAvailableValue(DefBB, V);
   DenseMap<BasicBlock *, Value *> VersionIn;
   DenseMap<Value *, CallBase *> ReloadAfter;
+  DenseMap<CallBase *, SmallVector<LoadInst *, 2>> ReloadsOf;
   for (CallBase *Call : Calls) {
     AllocaInst *Slot = nullptr;
     for (BasicBlock *Next : Places.Resume.lookup(Call)) {
       // Below the versions other values already have there (a root's).
+      // Not computed again in a landing pad: the frames below it did not
+      // return, and what they left (the object-stack pointer) is not the
+      // caller's.
       Instruction *Top = Places.versionsBefore(Next);
-      Value *Version = Again(Call, Top);
+      Value *Version = Next->isLandingPad() ? nullptr : Again(Call, Top);
       if (!Version) {
         if (!Slot)
           Slot = Home ? Home : createSlot(F, Ty, V->getName() + ".across");
         SlotOf[{Call, V}] = Slot;
-        Version = new LoadInst(Ty, Slot, V->getName() + ".reload", false, Slot->getAlign(),
-                               Top->getIterator());
-        ReloadAfter[Version] = Call;
+        auto *Reload = new LoadInst(Ty, Slot, V->getName() + ".reload", false,
+                                    Slot->getAlign(), Top->getIterator());
+        ReloadsOf[Call].push_back(Reload);
+        ReloadAfter[Reload] = Call;
+        Version = Reload;
       }
       Updater.AddAvailableValue(Next, Version);
       VersionIn[Next] = Version;
@@ -424,9 +432,7 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallBase *> Calls,
     AllocaInst *Slot = SlotOf.lookup({Call, V});
     if (!Slot)
       continue;
-    SmallVector<LoadInst *, 2> Reloads;
-    for (BasicBlock *Next : Places.Resume.lookup(Call))
-      Reloads.push_back(cast<LoadInst>(VersionIn[Next]));
+    ArrayRef<LoadInst *> Reloads = ReloadsOf[Call];
     if (SlotFrom.count(Call)) {
       AllocaInst *First = SlotOf.lookup({FirstOfChain(Call), V});
       for (LoadInst *Reload : Reloads)
