@@ -14,6 +14,7 @@
 #include "popcorn/CallSiteRecord.h"
 #include "popcorn/MultiIsaFile.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
@@ -263,6 +264,14 @@ Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
     if (!Contents)
       return tableError(File, ".llvm_stackmaps: " + toString(Contents.takeError()));
     ArrayRef<uint8_t> Data = arrayRefFromStringRef(*Contents);
+    // An inline function of C++ (a COMDAT group) is compiled into every
+    // object that uses it, with code that may differ (another -O, other
+    // inlining); the linker keeps the first copy, in input order, and
+    // drops the others' code, but not their stack maps, whose function
+    // address is then the kept copy's.  The stack maps are concatenated in
+    // the same input order: the first function record of an address is
+    // the kept copy's.
+    DenseSet<uint64_t> Described;
     while (!Data.empty()) {
       if (Data.size() < 16 || Data[0] != 3)
         return tableError(File, ".llvm_stackmaps holds a table that is not stack map version 3");
@@ -270,7 +279,10 @@ Expected<CallSiteTable> readCallSites(MemoryBufferRef Executable) {
       Decoder D{File, P};
       auto Records = P.records_begin();
       for (const auto &F : P.functions()) {
+        bool Dropped = !Described.insert(F.getFunctionAddress()).second;
         for (uint64_t N = 0; N < F.getRecordCount(); ++N, ++Records) {
+          if (Dropped)
+            continue;
           CallSite S;
           S.Site.id = Records->getID();
           S.Frame.function = F.getFunctionAddress();

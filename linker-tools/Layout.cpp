@@ -7,7 +7,7 @@
 //   .rodata                  shared: every named constant and literal
 //   .init_array .fini_array .data   shared
 //   .bss                     shared
-//   private, one range per ISA: .init/.fini, merged constants, .eh_frame, .got
+//   private, one range per ISA: .init/.fini, merged constants, unwind tables, .got
 //   the other ISAs' executables, in the host's alone (read-only, loaded so
 //                            that strip keeps them; no other ISA maps there)
 //
@@ -65,6 +65,12 @@ static Region regionOf(const MappedSection &S) {
   // libraries per ISA that group their aliases differently; they are leaf
   // helpers whose frames never hold a migrating thread.
   if (S.File == "<internal>" || StringRef(S.File).starts_with("libpopcorn-builtins.a("))
+    return Region::Private;
+  // The pointer to a C++ personality routine that an ISA's unwind tables
+  // name indirectly (aarch64's do, x86-64's name the routine itself): read
+  // by that ISA's unwinder alone.  In the shared data, it would be where
+  // home, not having it, has zeros.
+  if (StringRef(S.Section).starts_with(".data.DW.ref."))
     return Region::Private;
   StringRef Out = S.OutputSection;
   if (Out == ".text")
@@ -147,9 +153,20 @@ static std::vector<Piece> collectPieces(const std::vector<std::vector<MappedSect
   return Pieces;
 }
 
+// Whether a piece is laid out once for every ISA.  Data that one ISA alone
+// has (the vtables of libunwind's cursor for that ISA's registers) is that
+// ISA's own: in the shared data, another node would read home's bytes at
+// its address, which are not it.  Code and constants are each node's own
+// anyway, so an ISA's own functions and constants can stay in line.
+static bool isLaidOutOnce(const Piece &P, Region R) {
+  return (R != Region::Data && R != Region::Bss) ||
+         llvm::all_of(P.PerIsa, [](const MappedSection *S) { return S != nullptr; });
+}
+
 static uint64_t placeRegion(const std::vector<std::vector<MappedSection>> &Maps, Region R,
                             uint64_t Cursor, std::vector<IsaLayout> &Layouts) {
   std::vector<Piece> Pieces = collectPieces(Maps, R);
+  llvm::erase_if(Pieces, [&](const Piece &P) { return !isLaidOutOnce(P, R); });
   // An output section is as aligned as its most aligned input.
   StringMap<uint64_t> OutputAlign;
   for (const Piece &P : Pieces)
@@ -185,13 +202,19 @@ static uint64_t placeRegion(const std::vector<std::vector<MappedSection>> &Maps,
   return Cursor;
 }
 
-// Room for one ISA's private sections: their sizes in the first link, each
-// aligned, with slack in case the second link grows them a little.
-static uint64_t privateSize(const std::vector<MappedSection> &Map) {
+// Room for ISA I's private sections, its own data included: their sizes in
+// the first link, each aligned, with slack in case the second link grows
+// them a little.
+static uint64_t privateSize(const std::vector<std::vector<MappedSection>> &Maps, size_t I) {
   uint64_t Size = 0;
-  for (const MappedSection &S : Map)
+  auto add = [&](const MappedSection &S) { Size = alignTo(Size, S.Align) + S.Size; };
+  for (const MappedSection &S : Maps[I])
     if (regionOf(S) == Region::Private)
-      Size = alignTo(Size, S.Align) + S.Size;
+      add(S);
+  for (Region R : {Region::Data, Region::Bss})
+    for (const Piece &P : collectPieces(Maps, R))
+      if (P.PerIsa[I] && !isLaidOutOnce(P, R))
+        add(*P.PerIsa[I]);
   // Three permission groups, each starting on a new region boundary.
   return alignTo(Size + Size / 4 + 3 * RegionAlign, RegionAlign);
 }
@@ -211,7 +234,7 @@ std::vector<IsaLayout> computeLayout(const std::vector<std::vector<MappedSection
   for (size_t I = 0; I < Maps.size(); ++I) {
     Cursor = nextRegion(Cursor);
     Layouts[I].PrivateStart = Cursor;
-    Cursor += privateSize(Maps[I]);
+    Cursor += privateSize(Maps, I);
     Layouts[I].PrivateEnd = Cursor;
   }
   Layouts[0].ImagesStart = alignTo(Cursor, RegionAlign);
@@ -262,6 +285,7 @@ std::string writeLinkerScript(const IsaLayout &Layout) {
      << "  .text.isa : { *(.text .text.*) }\n"
      << format("  . = ALIGN(%#llx) + (. %% %#llx);\n", RegionAlign, RegionAlign)
      << "  .rodata.isa : { *(.rodata .rodata.*) }\n"
+     << "  .eh_frame_hdr : { *(.eh_frame_hdr) }\n"
      << "  .eh_frame : { KEEP(*(.eh_frame)) }\n"
      << "  .gcc_except_table : { *(.gcc_except_table .gcc_except_table.*) }\n"
      << format("  . = ALIGN(%#llx) + (. %% %#llx);\n", RegionAlign, RegionAlign)

@@ -161,9 +161,11 @@ static RunningLink startLink(const IsaInfo &Info, const std::vector<std::string>
                              const Options &Opts, const std::string &Sysroot,
                              const std::string &Out, const std::vector<std::string> &Extra) {
   std::string Lib = Sysroot + "/" + std::string(Info.Name) + "/lib/";
-  // No RELRO: its padding section would be one more per-ISA region.
+  // No RELRO: its padding section would be one more per-ISA region.  The
+  // unwind tables' index (.eh_frame_hdr, its program header) is how
+  // libunwind finds them, to raise a C++ exception.
   std::vector<std::string> Cmd = {"ld.lld", "-m", std::string(Info.LldEmulation),
-                                  "-static", "--gc-sections", "-z", "noexecstack",
+                                  "-static", "--gc-sections", "--eh-frame-hdr", "-z", "noexecstack",
                                   "-z", "norelro", "-z", "max-page-size=0x10000", "-o", Out, Lib + "crt1.o", Lib + "crti.o"};
   Cmd.insert(Cmd.end(), Inputs.begin(), Inputs.end());
   Cmd.insert(Cmd.end(), {"--start-group", Lib + "libpopcorn.a", Lib + "libc.a",

@@ -75,10 +75,29 @@ static const char *whyUnsupported(std::string_view Arg) {
   return nullptr;
 }
 
+// The suffixes clang and gcc take for C++ sources (.ii: preprocessed).
+static constexpr std::array<std::string_view, 9> CxxSuffixes = {
+    ".cc", ".cp", ".cxx", ".cpp", ".CPP", ".c++", ".C", ".ii", ".cppm"};
+
+static bool hasCxxSuffix(std::string_view Path) {
+  return std::any_of(CxxSuffixes.begin(), CxxSuffixes.end(),
+                     [&](std::string_view Suffix) { return endsWith(Path, Suffix); });
+}
+
+static bool isCxxLanguage(std::string_view Language) {
+  return Language == "c++" || Language == "c++-cpp-output";
+}
+
+bool isCxxSource(const Input &In, DriverMode Mode) {
+  if (!In.Language.empty())
+    return isCxxLanguage(In.Language);
+  return hasCxxSuffix(In.Value) || (Mode == DriverMode::Cxx && endsWith(In.Value, ".c"));
+}
+
 static void addPositional(CommandLine &CL, const std::string &Arg,
                           const std::string &Language) {
-  if (Arg == "-" || Language == "c" || Language == "cpp-output" ||
-      endsWith(Arg, ".c") || endsWith(Arg, ".i")) {
+  if (Arg == "-" || Language == "c" || Language == "cpp-output" || isCxxLanguage(Language) ||
+      endsWith(Arg, ".c") || endsWith(Arg, ".i") || hasCxxSuffix(Arg)) {
     // The language goes to the front end with the file: "-x c" makes a
     // source of any name (configure compiles /dev/null and stdin).
     CL.Inputs.push_back({Input::Source, Arg, Language});
@@ -89,9 +108,6 @@ static void addPositional(CommandLine &CL, const std::string &Arg,
   } else if (endsWith(Arg, ".s") || endsWith(Arg, ".S") || endsWith(Arg, ".asm") ||
              Language == "assembler" || Language == "assembler-with-cpp") {
     CL.Errors.push_back("'" + Arg + "': assembly is specific to one ISA and cannot be part of a multi-ISA program");
-  } else if (endsWith(Arg, ".cc") || endsWith(Arg, ".cpp") || endsWith(Arg, ".cxx") ||
-             endsWith(Arg, ".C") || Language == "c++") {
-    CL.Errors.push_back("'" + Arg + "': C++ is not supported; popcorn-clang compiles C");
   } else if (endsWith(Arg, ".so") || Arg.find(".so.") != std::string::npos) {
     CL.Errors.push_back("'" + Arg + "': shared libraries are not supported: popcorn programs are static executables");
   } else {
@@ -100,8 +116,10 @@ static void addPositional(CommandLine &CL, const std::string &Arg,
   }
 }
 
-CommandLine parseCommandLine(const std::vector<std::string> &Args) {
+CommandLine parseCommandLine(const std::vector<std::string> &Args, DriverMode Mode) {
   CommandLine CL;
+  CL.Mode = Mode;
+  CL.LinksCxxLibrary = Mode == DriverMode::Cxx;
   bool SawCompileOnly = false, SawPreprocessOnly = false;
   std::string Language; // -x
   for (size_t I = 0; I < Args.size(); ++I) {
@@ -161,6 +179,13 @@ CommandLine parseCommandLine(const std::vector<std::string> &Args) {
       if (choosesFrontendTarget(Cc1Arg))
         CL.Errors.push_back("option '-Xclang " + Cc1Arg + "': " + TargetIsFixed);
       CL.FrontendArgs.insert(CL.FrontendArgs.end(), {"-Xclang", Cc1Arg});
+    } else if (Arg == "-nostdlib++") {
+      CL.LinksCxxLibrary = false;
+    } else if (Arg == "-nostdinc++") {
+      CL.UsesCxxHeaders = false;
+    } else if (startsWith(Arg, "-stdlib=")) {
+      if (Arg != "-stdlib=libc++")
+        CL.Errors.push_back("option '" + Arg + "': popcorn's C++ library is libc++ (-stdlib=libc++)");
     } else if (Arg == "-v") {
       CL.Verbose = true;
     } else if (Arg == "-###") {

@@ -101,7 +101,8 @@ private:
 
 } // namespace
 
-// The front end sees only portable headers: ours first (stdarg.h, and the
+// The front end sees only portable headers: libc++'s for C++ (they wrap
+// libc's, which must come after them), ours (stdarg.h, and the
 // ISA-specific intrinsic headers replaced by errors), then musl's, then
 // clang's own for what musl lacks (stdatomic.h).  It always targets the
 // canonical ISA, but presents none to the preprocessor (IsaMacros.h).
@@ -110,16 +111,19 @@ private:
 // clang would warn that they are unused, an error with -Werror (configure
 // scripts and makefiles compile .i files with the user's warning flags).
 static std::vector<std::string> frontendCommand(const CommandLine &CL, const Toolchain &TC,
-                                                bool Preprocessed = false) {
+                                                bool Cxx, bool Preprocessed = false) {
   std::vector<std::string> Cmd = {
       TC.Clang,
       "--target=" + std::string(CanonicalIrIsa.Triple),
       "-nostdinc",
   };
+  std::string IsaDir = TC.LibDir + "/" + std::string(CanonicalIrIsa.Name);
+  if (Cxx && CL.UsesCxxHeaders && !Preprocessed)
+    Cmd.insert(Cmd.end(), {"-isystem", IsaDir + "/include/c++/v1"});
   if (!Preprocessed) {
     Cmd.insert(Cmd.end(),
                {"-isystem", TC.LibDir + "/include",
-                "-isystem", TC.LibDir + "/" + std::string(CanonicalIrIsa.Name) + "/include",
+                "-isystem", IsaDir + "/include",
                 "-isystem", TC.ResourceDir + "/include"});
     for (const char *Macro : isaMacros())
       Cmd.push_back("-U" + std::string(Macro));
@@ -181,20 +185,32 @@ static bool wantsDebugInfo(const CommandLine &CL) {
   return Wants;
 }
 
-// The front end's arguments naming one source: its -x language, if the
-// command line gave one (or "-x none" after a source that had one), then
-// the file.
-static void addSource(std::vector<std::string> &Cmd, const Input &In,
+// The language the front end must be told for In, empty when its name
+// tells: the -x language of the command line, or C++ for a .c file given
+// to popcorn-clang++ (clang-19 runs as a C driver).
+static std::string frontEndLanguage(const Input &In, DriverMode Mode) {
+  if (In.Language.empty() && isCxxSource(In, Mode) && StringRef(In.Value).ends_with(".c"))
+    return "c++";
+  return In.Language;
+}
+
+// The front end's arguments naming one source: its language, if it needs
+// one (or "-x none" after a source that had one), then the file.
+static void addSource(std::vector<std::string> &Cmd, const Input &In, DriverMode Mode,
                       std::string &LanguageInEffect) {
-  if (In.Language != LanguageInEffect) {
-    Cmd.insert(Cmd.end(), {"-x", In.Language.empty() ? "none" : In.Language});
-    LanguageInEffect = In.Language;
+  std::string Language = frontEndLanguage(In, Mode);
+  if (Language != LanguageInEffect) {
+    Cmd.insert(Cmd.end(), {"-x", Language.empty() ? "none" : Language});
+    LanguageInEffect = Language;
   }
   Cmd.push_back(In.Value);
 }
 
 static bool isPreprocessed(const Input &In) {
-  return In.Language.empty() ? StringRef(In.Value).ends_with(".i") : In.Language == "cpp-output";
+  if (!In.Language.empty())
+    return In.Language == "cpp-output" || In.Language == "c++-cpp-output";
+  StringRef Name(In.Value);
+  return Name.ends_with(".i") || Name.ends_with(".ii");
 }
 
 static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &Exec,
@@ -202,7 +218,7 @@ static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &
   const std::string &Source = In.Value;
   std::string Bitcode = Exec.temporary(sys::path::stem(Source), "bc");
   std::vector<std::string> FrontEnd =
-      frontendCommand(CL, TC, isPreprocessed(In));
+      frontendCommand(CL, TC, isCxxSource(In, CL.Mode), isPreprocessed(In));
   std::string Plugin = TC.LibDir + "/popcorn-plugin.so";
   FrontEnd.push_back("-fpass-plugin=" + Plugin);
   // A pass plugin's options exist once it is loaded; -load loads it before
@@ -229,7 +245,7 @@ static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &
     FrontEnd.push_back("-gline-tables-only");
   FrontEnd.insert(FrontEnd.end(), {"-O" + CL.OptLevel, "-emit-llvm", "-c"});
   std::string Language;
-  addSource(FrontEnd, In, Language);
+  addSource(FrontEnd, In, CL.Mode, Language);
   FrontEnd.insert(FrontEnd.end(), {"-o", Bitcode});
   if (!runFrontEnd(CL, Exec, FrontEnd, sys::path::stem(Source)))
     return false;
@@ -255,9 +271,12 @@ static std::string libraryFile(const Toolchain &TC, StringRef Name) {
 
 static void printHelp() {
   outs() << R"(usage: popcorn-clang [options] file...
+       popcorn-clang++ [options] file...
 
-Compiles C for every ISA at once (x86_64 and aarch64): each object and
-executable holds code for both, so that a thread can move between them.
+Compiles C and C++ for every ISA at once (x86_64 and aarch64): each object
+and executable holds code for both, so that a thread can move between them.
+popcorn-clang++ compiles every source as C++ and links libc++ (-nostdlib++:
+not).
 
 popcorn-clang's own options:
   -fpopcorn-loop-period=N     a migration point on every loop's back edge,
@@ -321,14 +340,15 @@ int runDriver(const CommandLine &CL, const Toolchain &TC) {
 
   Executor Exec(CL.Verbose, CL.DryRun);
   if (CL.Phase == FinalPhase::Preprocess) {
-    std::vector<std::string> Cmd = frontendCommand(CL, TC);
+    bool Cxx = llvm::any_of(CL.Inputs, [&](const Input &In) { return isCxxSource(In, CL.Mode); });
+    std::vector<std::string> Cmd = frontendCommand(CL, TC, Cxx);
     // The optimization level is a macro too (__OPTIMIZE__): as when compiling.
     Cmd.insert(Cmd.end(), {"-O" + CL.OptLevel, "-E"});
     if (!CL.Output.empty())
       Cmd.insert(Cmd.end(), {"-o", CL.Output});
     std::string Language;
     for (const Input &In : CL.Inputs)
-      addSource(Cmd, In, Language);
+      addSource(Cmd, In, CL.Mode, Language);
     return runFrontEnd(CL, Exec, Cmd, "preprocess") ? 0 : 1;
   }
 
@@ -371,6 +391,10 @@ int runDriver(const CommandLine &CL, const Toolchain &TC) {
       break;
     }
   }
+  // As clang++ links libc++ statically: the library, its ABI layer and the
+  // unwinder that raises its exceptions.
+  if (CL.LinksCxxLibrary)
+    Link.insert(Link.end(), {"-lc++", "-lc++abi", "-lunwind"});
   return Exec.run(Link) ? 0 : 1;
 }
 

@@ -68,10 +68,16 @@ static std::optional<std::string> quoted(StringRef Message, StringRef Before) {
   return Rest.take_front(End).str();
 }
 
+// What the front end says of a builtin it does not know: C has implicit
+// declarations, C++ has none.
+static const char *const UnknownNameMessages[] = {
+    "use of unknown builtin '", "call to undeclared function '", "use of undeclared identifier '"};
+
 static std::optional<std::string> isaBuiltinMessage(StringRef Message) {
-  std::optional<std::string> Name = quoted(Message, "use of unknown builtin '");
-  if (!Name)
-    Name = quoted(Message, "call to undeclared function '");
+  std::optional<std::string> Name;
+  for (const char *Before : UnknownNameMessages)
+    if (!Name)
+      Name = quoted(Message, Before);
   if (!Name)
     return std::nullopt;
   for (const char *Prefix : IsaBuiltinPrefixes)

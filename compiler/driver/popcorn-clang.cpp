@@ -1,7 +1,7 @@
-//===- popcorn-clang.cpp - The multi-ISA C compiler driver ----------------===//
+//===- popcorn-clang.cpp - The multi-ISA C and C++ compiler driver --------===//
 //
-// A drop-in C compiler (CC=popcorn-clang) whose objects and executables hold
-// code for every ISA popcorn supports.
+// A drop-in C and C++ compiler (CC=popcorn-clang, CXX=popcorn-clang++) whose
+// objects and executables hold code for every ISA popcorn supports.
 //
 //===----------------------------------------------------------------------===//
 #include "CommandLine.h"
@@ -11,6 +11,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -28,8 +29,15 @@ static std::vector<std::string> expandResponseFiles(int Argc, char **Argv) {
   return std::vector<std::string>(Args.begin(), Args.end());
 }
 
+// popcorn-clang++ is popcorn-clang under another name, as clang++ is clang.
+static popcorn::DriverMode modeOf(StringRef Argv0) {
+  return sys::path::filename(Argv0).ends_with("++") ? popcorn::DriverMode::Cxx
+                                                    : popcorn::DriverMode::C;
+}
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  return popcorn::runDriver(popcorn::parseCommandLine(expandResponseFiles(argc, argv)),
-                            popcorn::Toolchain::locate(argv[0]));
+  return popcorn::runDriver(
+      popcorn::parseCommandLine(expandResponseFiles(argc, argv), modeOf(argv[0])),
+      popcorn::Toolchain::locate(argv[0]));
 }

@@ -87,6 +87,12 @@ void retargetModule(Module &M, const TargetMachine &TM) {
   for (Function &F : M) {
     for (const char *Attr : IsaSpecificFnAttrs)
       F.removeFnAttr(Attr);
+    // clang gives a C++ file's static constructors and destructors one
+    // section, .text.startup: functions that share a section cannot each
+    // be at one address on every ISA, their sizes differing.  In sections
+    // of their own (-ffunction-sections) they can.
+    if (F.getSection() == ".text.startup")
+      F.setSection("");
     // "non-leaf" is aarch64's default frame-pointer policy when optimizing;
     // x86-64's is none (the metadata's unwinding uses .eh_frame, not a
     // frame-pointer chain).  -fno-omit-frame-pointer ("all") is kept.

@@ -19,6 +19,7 @@
 //            any pointer) and the back end folds the offset into addressing
 //   return:  *slot = base + FrameSize (or the saved old value, when
 //            over-alignment moved base)
+//   landing pad: *slot = its value at the invoke (restoreAtLandingPads)
 //
 // `slot` is the thread's object-stack pointer in struct pthread, reached from
 // the thread pointer (ObjectStackSlot.h).  Variable-sized allocas (VLAs,
@@ -218,11 +219,34 @@ static bool onlyAddressTaken(const AllocaInst &A) {
   return Taken;
 }
 
+// An exception lands in a landing pad from frames that had moved the
+// pointer on and never returned to put it back: the pad puts back the value
+// it had at the invoke.  (Also without a frame here: the callers read their
+// frames back from the pointer after a call, and a handler that goes on
+// would leave them the deeper frames' value.)
+static void restoreAtLandingPads(FrameBuilder &FB, ArrayRef<InvokeInst *> Invokes) {
+  DenseMap<BasicBlock *, PHINode *> AtInvokeOf;
+  for (InvokeInst *Invoke : Invokes) {
+    IRBuilder<> Before(Invoke);
+    Value *AtInvoke = FB.load(Before, "popcorn.at.invoke");
+    BasicBlock *Pad = Invoke->getUnwindDest();
+    PHINode *&Phi = AtInvokeOf[Pad];
+    if (!Phi) {
+      Phi = PHINode::Create(Before.getPtrTy(), pred_size(Pad), "popcorn.at.invokes");
+      Phi->insertBefore(Pad->begin());
+      IRBuilder<> InPad(Pad, Pad->getFirstInsertionPt());
+      FB.store(InPad, Phi);
+    }
+    Phi->addIncoming(AtInvoke, Invoke->getParent());
+  }
+}
+
 static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateObjects) {
   const DataLayout &DL = F.getDataLayout();
   SmallVector<AllocaInst *, 8> Static, Dynamic, Private;
   SmallVector<IntrinsicInst *, 4> Saves, Restores;
   SmallVector<CallBase *, 2> ReturnsTwice;
+  SmallVector<InvokeInst *, 4> Invokes;
   SmallVector<ReturnInst *, 4> Returns;
   for (Instruction &I : instructions(F)) {
     if (auto *A = dyn_cast<AllocaInst>(&I)) {
@@ -239,6 +263,8 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateOb
     } else if (auto *Call = dyn_cast<CallBase>(&I)) {
       if (Call->hasFnAttr(Attribute::ReturnsTwice))
         ReturnsTwice.push_back(Call);
+      if (auto *Invoke = dyn_cast<InvokeInst>(Call))
+        Invokes.push_back(Invoke);
       if (Call->isMustTailCall())
         report_fatal_error("popcorn: '" + F.getName() +
                            "' has stack objects and a musttail call; it cannot be made migratable");
@@ -268,8 +294,9 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateOb
     IRBuilder<> After(Call->getNextNode());
     FB.store(After, AtCall);
   }
+  restoreAtLandingPads(FB, Invokes);
   if (Static.empty() && Dynamic.empty() && Saves.empty() && Restores.empty())
-    return !ReturnsTwice.empty();
+    return !ReturnsTwice.empty() || !Invokes.empty();
 
   // One layout on every ISA, even where the ISAs' front ends align an
   // object differently (x86-64 aligns every array of 16 bytes or more to

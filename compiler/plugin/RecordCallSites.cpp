@@ -139,9 +139,15 @@ static bool keepSiblingCallsAlike(Function &F) {
   return Changed;
 }
 
-bool RecordCallSitesPass::recorded(const CallInst &Call, const BoundedFunctions *Bounded) const {
-  if (Call.isInlineAsm() || Call.isMustTailCall() || Call.hasOperandBundles() ||
-      isSiblingCall(Call))
+bool RecordCallSitesPass::recorded(const CallBase &Call, const BoundedFunctions *Bounded) const {
+  if (Call.isInlineAsm() || Call.hasOperandBundles() || isa<CallBrInst>(Call))
+    return false;
+  if (const auto *Plain = dyn_cast<CallInst>(&Call);
+      Plain && (Plain->isMustTailCall() || isSiblingCall(*Plain)))
+    return false;
+  // An invoke goes on in its landing pad too, where the reloads after it
+  // go; a landing pad of C++'s kind (not Windows' funclets) can take them.
+  if (const auto *Invoke = dyn_cast<InvokeInst>(&Call); Invoke && !Invoke->getLandingPadInst())
     return false;
   if (CallScope == Scope::Libc)
     return Paths.LeadsBack(Call);
@@ -160,11 +166,44 @@ bool RecordCallSitesPass::recorded(const CallInst &Call, const BoundedFunctions 
   return !Name.starts_with("__popcorn") && Name != "__emutls_get_address";
 }
 
+// Gives every invoke a landing pad of its own and with no phis, which goes
+// on to the code the invokes shared: values an invoke's record carries are
+// reloaded at the top of its own landing pad, from its own slots, and the
+// phis that took them move to a block after the reloads.  Each pad starts
+// with a copy of the shared one's landingpad; the shared block takes their
+// values in a phi.
+static bool splitLandingPads(Function &F) {
+  SmallVector<BasicBlock *, 8> Shared;
+  for (BasicBlock &BB : F)
+    if (BB.isLandingPad() && (BB.hasNPredecessorsOrMore(2) || !BB.phis().empty()))
+      Shared.push_back(&BB);
+  for (BasicBlock *Pad : Shared) {
+    LandingPadInst *Landing = Pad->getLandingPadInst();
+    SmallVector<BasicBlock *, 8> Invokers(predecessors(Pad));
+    auto *Merged = PHINode::Create(Landing->getType(), Invokers.size(),
+                                   Landing->getName() + ".merged", Landing->getIterator());
+    for (BasicBlock *Invoker : Invokers) {
+      BasicBlock *Own = BasicBlock::Create(F.getContext(), Pad->getName() + ".own", &F, Pad);
+      Instruction *Copy = Landing->clone();
+      Copy->insertInto(Own, Own->end());
+      BranchInst::Create(Pad, Own);
+      Invoker->getTerminator()->replaceSuccessorWith(Pad, Own);
+      for (PHINode &Phi : Pad->phis())
+        if (&Phi != Merged)
+          Phi.replaceIncomingBlockWith(Invoker, Own);
+      Merged->addIncoming(Copy, Own);
+    }
+    Landing->replaceAllUsesWith(Merged);
+    Landing->eraseFromParent();
+  }
+  return !Shared.empty();
+}
+
 // The SSA values live after each recorded call, by backward dataflow over the
 // CFG: live-out(B) = union of live-in(S) for successors S, plus the values S's
 // phis take along the edge B->S.
-static DenseMap<CallInst *, SmallVector<Value *, 16>>
-liveAcrossCalls(Function &F, function_ref<bool(const CallInst &)> Recorded) {
+static DenseMap<CallBase *, SmallVector<Value *, 16>>
+liveAcrossCalls(Function &F, function_ref<bool(const CallBase &)> Recorded) {
   DenseMap<const Value *, unsigned> Order; // a stable numbering for output
   for (Argument &A : F.args())
     Order[&A] = Order.size();
@@ -213,11 +252,11 @@ liveAcrossCalls(Function &F, function_ref<bool(const CallInst &)> Recorded) {
     }
   }
 
-  DenseMap<CallInst *, SmallVector<Value *, 16>> Result;
+  DenseMap<CallBase *, SmallVector<Value *, 16>> Result;
   for (BasicBlock *BB : PostOrder) {
     SmallSetVector<Value *, 16> Live = liveOut(BB);
     for (Instruction &I : reverse(*BB)) {
-      if (auto *Call = dyn_cast<CallInst>(&I); Call && Recorded(*Call)) {
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Recorded(*Call)) {
         SmallVector<Value *, 16> After(Live.begin(), Live.end());
         llvm::erase(After, Call);
         llvm::sort(After, [&](Value *A, Value *B) { return Order[A] < Order[B]; });
@@ -229,9 +268,14 @@ liveAcrossCalls(Function &F, function_ref<bool(const CallInst &)> Recorded) {
   return Result;
 }
 
+// Where the code goes on after each recorded call: the block after it and,
+// after an invoke, its landing pad too, the invoke's own (splitLandingPads).
+// Each starts with the call's reloads.
+using ResumeBlocks = DenseMap<CallBase *, SmallVector<BasicBlock *, 2>>;
+
 // Where the recorded calls of a function are.
 struct CallPlaces {
-  const DenseMap<CallInst *, Instruction *> &Resume; // a call's next instruction
+  const ResumeBlocks &Resume;
   const LoopInfo &LI;
   SmallPtrSet<const BasicBlock *, 16> CallBlocks;    // ending with a recorded call
   SmallPtrSet<const Loop *, 8> LoopsWithCalls;
@@ -239,27 +283,25 @@ struct CallPlaces {
   // its top, before anything made to be used there (readWhereUsed).
   DenseMap<BasicBlock *, Instruction *> VersionsBefore;
 
-  CallPlaces(ArrayRef<CallInst *> Calls, const DenseMap<CallInst *, Instruction *> &Resume,
-             const LoopInfo &LI)
+  CallPlaces(ArrayRef<CallBase *> Calls, const ResumeBlocks &Resume, const LoopInfo &LI)
       : Resume(Resume), LI(LI) {
-    for (CallInst *Call : Calls) {
+    for (CallBase *Call : Calls) {
       CallBlocks.insert(Call->getParent());
       for (const Loop *L = LI.getLoopFor(Call->getParent()); L; L = L->getParentLoop())
         LoopsWithCalls.insert(L);
     }
   }
 
-  Instruction *versionsBefore(CallInst *Call) {
-    BasicBlock *Next = Resume.lookup(Call)->getParent();
+  Instruction *versionsBefore(BasicBlock *Next) {
     Instruction *&Top = VersionsBefore[Next];
     if (!Top)
-      Top = &Next->front();
+      Top = &*Next->getFirstInsertionPt(); // after a landing pad's landingpad
     return Top;
   }
 };
 
 // How a value is had again after a call, when not from a slot of its own.
-using Recompute = function_ref<Value *(CallInst *Call, Instruction *Before)>;
+using Recompute = function_ref<Value *(CallBase *Call, Instruction *Before)>;
 
 // Every use of a value defined in DefBB (Uses, as they were before any
 // version was made) reads the version that reaches it.
@@ -304,9 +346,9 @@ static AllocaInst *createSlot(Function &F, Type *Ty, const Twine &Name) {
 }
 
 // V from its definition on: nothing is stored before the calls.
-static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
+static void carryAcrossCalls(Value *V, ArrayRef<CallBase *> Calls,
                              CallPlaces &Places, Recompute Again, AllocaInst *Home,
-                             DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> &SlotOf) {
+                             DenseMap<std::pair<CallBase *, Value *>, AllocaInst *> &SlotOf) {
   Function &F = *Calls.front()->getFunction();
   const DataLayout &DL = F.getParent()->getDataLayout();
   Type *Ty = V->getType();
@@ -321,21 +363,30 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
   Updater.Initialize(Ty, V->getName());
   Updater.AddAvailableValue(DefBB, V);
   DenseMap<BasicBlock *, Value *> VersionIn;
-  DenseMap<Value *, CallInst *> ReloadAfter;
-  for (CallInst *Call : Calls) {
-    // Below the versions other values already have there (a root's).
-    Instruction *Top = Places.versionsBefore(Call);
-    BasicBlock *Next = Top->getParent();
-    Value *Version = Again(Call, Top);
-    if (!Version) {
-      AllocaInst *Slot = Home ? Home : createSlot(F, Ty, V->getName() + ".across");
-      SlotOf[{Call, V}] = Slot;
-      Version = new LoadInst(Ty, Slot, V->getName() + ".reload", false, Slot->getAlign(),
-                             Top->getIterator());
-      ReloadAfter[Version] = Call;
+  DenseMap<Value *, CallBase *> ReloadAfter;
+  DenseMap<CallBase *, SmallVector<LoadInst *, 2>> ReloadsOf;
+  for (CallBase *Call : Calls) {
+    AllocaInst *Slot = nullptr;
+    for (BasicBlock *Next : Places.Resume.lookup(Call)) {
+      // Below the versions other values already have there (a root's).
+      // Not computed again in a landing pad: the frames below it did not
+      // return, and what they left (the object-stack pointer) is not the
+      // caller's.
+      Instruction *Top = Places.versionsBefore(Next);
+      Value *Version = Next->isLandingPad() ? nullptr : Again(Call, Top);
+      if (!Version) {
+        if (!Slot)
+          Slot = Home ? Home : createSlot(F, Ty, V->getName() + ".across");
+        SlotOf[{Call, V}] = Slot;
+        auto *Reload = new LoadInst(Ty, Slot, V->getName() + ".reload", false,
+                                    Slot->getAlign(), Top->getIterator());
+        ReloadsOf[Call].push_back(Reload);
+        ReloadAfter[Reload] = Call;
+        Version = Reload;
+      }
+      Updater.AddAvailableValue(Next, Version);
+      VersionIn[Next] = Version;
     }
-    Updater.AddAvailableValue(Next, Version);
-    VersionIn[Next] = Version;
   }
   LLVM_DEBUG(dbgs() << "popcorn: " << *V << " crosses " << Calls.size() << " call(s) in "
                     << F.getName() << ", " << ReloadAfter.size() << " on the stack\n");
@@ -357,34 +408,35 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
   // elsewhere (a chain of calls with nothing changing V between them).
   // Such shared slots live as long as the function: their lifetimes would
   // be the union of paths between calls.
-  DenseMap<CallInst *, CallInst *> SlotFrom; // a call, the call whose slot it uses
-  DenseMap<CallInst *, Value *> Reaching;
-  for (CallInst *Call : Calls) {
+  DenseMap<CallBase *, CallBase *> SlotFrom; // a call, the call whose slot it uses
+  DenseMap<CallBase *, Value *> Reaching;
+  for (CallBase *Call : Calls) {
     if (!SlotOf.count({Call, V}))
       continue;
     Value *R = Updater.GetValueAtEndOfBlock(Call->getParent());
     Reaching[Call] = R;
-    if (CallInst *Earlier = ReloadAfter.lookup(R))
+    if (CallBase *Earlier = ReloadAfter.lookup(R))
       SlotFrom[Call] = Earlier;
   }
-  auto FirstOfChain = [&](CallInst *Call) {
+  auto FirstOfChain = [&](CallBase *Call) {
     for (unsigned Steps = 0; SlotFrom.count(Call) && Steps <= Calls.size(); ++Steps)
       Call = SlotFrom[Call];
     return Call;
   };
-  SmallPtrSet<CallInst *, 8> Shared;
+  SmallPtrSet<CallBase *, 8> Shared;
   for (auto &[Call, Earlier] : SlotFrom) {
     Shared.insert(Call);
     Shared.insert(FirstOfChain(Call));
   }
-  for (CallInst *Call : Calls) {
+  for (CallBase *Call : Calls) {
     AllocaInst *Slot = SlotOf.lookup({Call, V});
     if (!Slot)
       continue;
-    auto *Reload = cast<LoadInst>(VersionIn[Places.Resume.lookup(Call)->getParent()]);
+    ArrayRef<LoadInst *> Reloads = ReloadsOf[Call];
     if (SlotFrom.count(Call)) {
       AllocaInst *First = SlotOf.lookup({FirstOfChain(Call), V});
-      Reload->setOperand(Reload->getPointerOperandIndex(), First);
+      for (LoadInst *Reload : Reloads)
+        Reload->setOperand(Reload->getPointerOperandIndex(), First);
       SlotOf[{Call, V}] = First;
       Slot->eraseFromParent();
       continue;
@@ -395,7 +447,8 @@ static void carryAcrossCalls(Value *V, ArrayRef<CallInst *> Calls,
     IRBuilder<> Before(Call);
     if (Lifetime) {
       Before.CreateLifetimeStart(Slot, Before.getInt64(Bytes));
-      IRBuilder<>(Reload->getNextNode()).CreateLifetimeEnd(Slot, Before.getInt64(Bytes));
+      for (LoadInst *Reload : Reloads)
+        IRBuilder<>(Reload->getNextNode()).CreateLifetimeEnd(Slot, Before.getInt64(Bytes));
     }
     Before.CreateAlignedStore(Reaching[Call], Slot, Slot->getAlign());
   }
@@ -416,13 +469,13 @@ struct ReadPlan {
   SmallVector<std::pair<Use *, BasicBlock *>, 16> Rewrites; // a use, the block it reads in
 };
 
-static ReadPlan planReads(Value *V, ArrayRef<CallInst *> Crossed, const CallPlaces &Places) {
+static ReadPlan planReads(Value *V, ArrayRef<CallBase *> Crossed, const CallPlaces &Places) {
   const auto *Def = dyn_cast<Instruction>(V);
   const BasicBlock *DefBB = Def ? Def->getParent() : nullptr;
   SmallPtrSet<BasicBlock *, 32> AfterCall;
   SmallVector<BasicBlock *, 32> Work;
-  for (CallInst *Call : Crossed)
-    Work.push_back(Places.Resume.lookup(Call)->getParent());
+  for (CallBase *Call : Crossed)
+    append_range(Work, Places.Resume.lookup(Call));
   while (!Work.empty()) {
     BasicBlock *BB = Work.pop_back_val();
     if (BB != DefBB && AfterCall.insert(BB).second)
@@ -530,14 +583,14 @@ blocksAfterCall(BasicBlock *DefBB, const SmallPtrSetImpl<const BasicBlock *> &Ca
 // stores nothing.  But never past a recorded call: V would live across it
 // in a register no record names (pcre2grep's main loop, which
 // VerifyCallSiteRecords refused).
-static AllocaInst *makeHome(Value *V, ArrayRef<CallInst *> Crossed, const ReadPlan &Reads,
+static AllocaInst *makeHome(Value *V, ArrayRef<CallBase *> Crossed, const ReadPlan &Reads,
                             const DominatorTree &DT, const LoopInfo &LI,
                             const SmallPtrSetImpl<const BasicBlock *> &CallBlocks) {
   Function &F = *Crossed.front()->getFunction();
   auto *Def = dyn_cast<Instruction>(V);
   BasicBlock *DefBB = Def ? Def->getParent() : &F.getEntryBlock();
   BasicBlock *Meet = Crossed.front()->getParent();
-  for (CallInst *Call : Crossed)
+  for (CallBase *Call : Crossed)
     Meet = DT.findNearestCommonDominator(Meet, Call->getParent());
   for (auto &[BB, At] : Reads.ReadBefore)
     Meet = DT.findNearestCommonDominator(Meet, BB);
@@ -550,8 +603,11 @@ static AllocaInst *makeHome(Value *V, ArrayRef<CallInst *> Crossed, const ReadPl
   Instruction *At = &*Meet->getFirstInsertionPt();
   if (Meet == &F.getEntryBlock())
     At = &*Meet->getFirstNonPHIOrDbgOrAlloca();
+  // An invoke's value exists on its normal edge only, which the block
+  // after it (its own, RecordCallSitesPass::run) begins.
   if (Meet == DefBB && Def && !isa<PHINode>(Def))
-    At = Def->getNextNode();
+    At = isa<InvokeInst>(Def) ? &*cast<InvokeInst>(Def)->getNormalDest()->getFirstInsertionPt()
+                              : Def->getNextNode();
   IRBuilder<> B(At);
   ConstantInt *Bytes = B.getInt64(F.getDataLayout().getTypeAllocSize(V->getType()));
   B.CreateLifetimeStart(Home, Bytes);
@@ -576,8 +632,10 @@ static void endHome(Value *V, AllocaInst *Home, const LiveBlocks &Live,
   SmallPtrSet<BasicBlock *, 8> Ended;
   for (BasicBlock *BB : Blocks) {
     if (!Live.Out.count(BB)) {
+      // Before the recorded call that ends the block: the branch after a
+      // call, or the invoke itself.
       Instruction *End = BB->getTerminator();
-      EndBefore(Places.CallBlocks.count(BB) ? End->getPrevNode() : End);
+      EndBefore(Places.CallBlocks.count(BB) && !isa<InvokeInst>(End) ? End->getPrevNode() : End);
       continue;
     }
     for (BasicBlock *Succ : successors(BB))
@@ -613,18 +671,18 @@ static std::optional<uint64_t> objectFrameAboveSlot(const Value *V) {
   return mdconst::extract<ConstantInt>(MD->getOperand(0))->getZExtValue();
 }
 
-using SlotsOfCalls = DenseMap<CallInst *, SmallVector<AllocaInst *, 8>>;
+using SlotsOfCalls = DenseMap<CallBase *, SmallVector<AllocaInst *, 8>>;
 
 // Carries every value live across the function's recorded calls, the roots
 // of derived pointers first, so that the pointers are recomputed from their
 // versions.  Returns each call's slots.
-static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
-                                    DenseMap<CallInst *, SmallVector<Value *, 16>> &Live,
-                                    const DenseMap<CallInst *, Instruction *> &Resume) {
+static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallBase *> Calls,
+                                    DenseMap<CallBase *, SmallVector<Value *, 16>> &Live,
+                                    const ResumeBlocks &Resume) {
   const DataLayout &DL = F.getDataLayout();
   DenseMap<Value *, Derived> DerivedFrom;
-  MapVector<Value *, SmallVector<CallInst *, 4>> Roots, Pointers;
-  for (CallInst *Call : Calls) {
+  MapVector<Value *, SmallVector<CallBase *, 4>> Roots, Pointers;
+  for (CallBase *Call : Calls) {
     SmallSetVector<Value *, 16> Carried;
     for (Value *V : Live[Call]) {
       std::optional<Derived> D = derivedPointer(V, DL);
@@ -653,10 +711,10 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
   DominatorTree DT(F);
   LoopInfo LI(DT);
   CallPlaces Places(Calls, Resume, LI);
-  auto Homed = [&](Value *V, ArrayRef<CallInst *> Crossed) {
+  auto Homed = [&](Value *V, ArrayRef<CallBase *> Crossed) {
     const auto *I = dyn_cast<Instruction>(V);
     const Loop *DefLoop = I ? LI.getLoopFor(I->getParent()) : nullptr;
-    return !objectFrameAboveSlot(V) && llvm::all_of(Crossed, [&](CallInst *Call) {
+    return !objectFrameAboveSlot(V) && llvm::all_of(Crossed, [&](CallBase *Call) {
       const Loop *L = LI.getLoopFor(Call->getParent());
       // A longjmp returns to a setjmp call from where the home may be over.
       return !Call->hasFnAttr(Attribute::ReturnsTwice) &&
@@ -678,8 +736,8 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
   // move is pending, is read back after them whatever its weight: read
   // where it is used, it would be loaded on every iteration of a hot loop
   // that has a loop point (matmul's inner loop: 1.25x the instructions).
-  auto OnlyPoints = [](ArrayRef<CallInst *> Crossed) {
-    return llvm::all_of(Crossed, [](CallInst *Call) {
+  auto OnlyPoints = [](ArrayRef<CallBase *> Crossed) {
+    return llvm::all_of(Crossed, [](CallBase *Call) {
       const Function *Callee = Call->getCalledFunction();
       return Callee && Callee->getName() == MigrationPointName;
     });
@@ -700,7 +758,7 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
       return B.CreateGEP(B.getInt8Ty(), D.Root, B.getInt64(D.Offset), V->getName() + ".again");
     });
   }
-  DenseMap<std::pair<CallInst *, Value *>, AllocaInst *> SlotOf;
+  DenseMap<std::pair<CallBase *, Value *>, AllocaInst *> SlotOf;
   FunctionCallee SlotFn;
   for (auto &[V, Crossed] : Roots) {
     if (HasHome.count(V)) {
@@ -708,10 +766,10 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
       bool Reloaded = InRegisters.count(V); // else read where used
       ReadPlan Reads = Reloaded ? ReadPlan() : planReads(V, Crossed, Places);
       AllocaInst *Home = makeHome(V, Crossed, Reads, DT, LI, Places.CallBlocks);
-      for (CallInst *Call : Crossed)
+      for (CallBase *Call : Crossed)
         SlotOf[{Call, V}] = Home;
       if (Reloaded)
-        carryAcrossCalls(V, Crossed, Places, [](CallInst *, Instruction *) -> Value * { return nullptr; }, Home, SlotOf);
+        carryAcrossCalls(V, Crossed, Places, [](CallBase *, Instruction *) -> Value * { return nullptr; }, Home, SlotOf);
       else
         readWhereUsed(V, Reads, [&](Instruction *Before) -> Value * {
           return new LoadInst(V->getType(), Home, V->getName() + ".reload", false,
@@ -723,7 +781,7 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
     std::optional<uint64_t> AboveSlot = objectFrameAboveSlot(V);
     if (AboveSlot && !SlotFn)
       SlotFn = objectStackSlotFunction(*F.getParent());
-    auto FromSlot = [&](CallInst *Call, Instruction *Before) -> Value * {
+    auto FromSlot = [&](CallBase *Call, Instruction *Before) -> Value * {
       if (!AboveSlot || Call->hasFnAttr(Attribute::ReturnsTwice))
         return nullptr;
       IRBuilder<> B(Before);
@@ -736,7 +794,7 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallInst *> Calls,
 
   SlotsOfCalls Slots;
   for (auto &[V, Crossed] : Roots)
-    for (CallInst *Call : Crossed)
+    for (CallBase *Call : Crossed)
       if (AllocaInst *Slot = SlotOf.lookup({Call, V}))
         Slots[Call].push_back(Slot);
   return Slots;
@@ -754,7 +812,7 @@ static uint64_t callSiteId(const Module &M, const Function &F, unsigned Index,
   return xxh3_64bits(Key);
 }
 
-static void addRecord(CallInst *Call, ArrayRef<AllocaInst *> Slots, uint64_t Id,
+static void addRecord(CallBase *Call, ArrayRef<AllocaInst *> Slots, uint64_t Id,
                       uint64_t Header) {
   IRBuilder<> B(Call);
   const DataLayout &DL = Call->getModule()->getDataLayout();
@@ -770,7 +828,7 @@ static void addRecord(CallInst *Call, ArrayRef<AllocaInst *> Slots, uint64_t Id,
   }
 
   SmallVector<OperandBundleDef, 1> Bundles = {OperandBundleDef("deopt", Deopt)};
-  CallInst *New = CallInst::Create(Call, Bundles, Call->getIterator());
+  CallBase *New = CallBase::Create(Call, Bundles, Call->getIterator());
   New->takeName(Call);
   New->addFnAttr(Attribute::get(Call->getContext(), "statepoint-id", utostr(Id)));
   Call->replaceAllUsesWith(New);
@@ -791,25 +849,33 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
     if (!Instrumented)
       continue;
     Changed |= keepSiblingCallsAlike(F);
-    auto Recorded = [&](const CallInst &Call) {
+    auto Recorded = [&](const CallBase &Call) {
       return recorded(Call, Bounded ? &*Bounded : nullptr);
     };
-    DenseMap<CallInst *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, Recorded);
-    SmallVector<CallInst *, 16> Calls;
+    Changed |= splitLandingPads(F);
+    DenseMap<CallBase *, SmallVector<Value *, 16>> Live = liveAcrossCalls(F, Recorded);
+    SmallVector<CallBase *, 16> Calls;
     for (Instruction &I : instructions(F))
-      if (auto *Call = dyn_cast<CallInst>(&I); Call && Live.count(Call))
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && Live.count(Call))
         Calls.push_back(Call);
     // Every recorded call ends its block.  Instruction selection works a
     // block at a time and merges equal expressions within one (an address
     // computed from the object-stack frame before and after the call, an
     // aarch64 adrp): one value then lives across the call that no record
     // names.  From another block the back end computes it anew.  The
-    // reloads go to the top of the block after the call.
-    DenseMap<CallInst *, Instruction *> Resume;
-    for (CallInst *Call : Calls) {
+    // reloads go to the top of the block after the call.  An invoke ends
+    // its block already; the block after it is a new one on its normal
+    // edge, which only it reaches, and its landing pad is its own.
+    ResumeBlocks Resume;
+    for (CallBase *Call : Calls) {
+      if (auto *Invoke = dyn_cast<InvokeInst>(Call)) {
+        Resume[Call] = {SplitEdge(Invoke->getParent(), Invoke->getNormalDest()),
+                        Invoke->getUnwindDest()};
+        continue;
+      }
       Instruction *Next = Call->getNextNode();
       SplitBlock(Call->getParent(), Next);
-      Resume[Call] = Next;
+      Resume[Call] = {Next->getParent()};
     }
     // The objects ObjectStack left on the native stack (their address never
     // leaves the function): each record carries their bytes.
@@ -839,7 +905,7 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
                       (StartsVaList ? CSR_VA_LIST : 0);
 
     unsigned Index = 0;
-    for (CallInst *Call : Calls) {
+    for (CallBase *Call : Calls) {
       uint64_t Flags = Call->hasFnAttr(Attribute::ReturnsTwice) ? CSR_RETURNS_TWICE : 0;
       SmallVector<AllocaInst *, 16> Carried(NativeObjects.begin(), NativeObjects.end());
       llvm::append_range(Carried, Slots.lookup(Call));

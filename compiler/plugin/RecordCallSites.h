@@ -46,7 +46,7 @@ public:
 
 private:
   /// Bounded: the module's bounded functions, in the program; null in libc.
-  bool recorded(const llvm::CallInst &Call, const BoundedFunctions *Bounded) const;
+  bool recorded(const llvm::CallBase &Call, const BoundedFunctions *Bounded) const;
   Scope CallScope = Scope::Program;
   std::function<bool(const llvm::Function &)> NeverCallsBack;
   LibcPaths Paths;

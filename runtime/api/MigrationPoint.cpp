@@ -208,7 +208,7 @@ void reportAtHome() {
     reportMigrations();
 }
 
-__attribute__((constructor)) void readSettings() {
+__attribute__((constructor(POPCORN_BEFORE_STATIC_OBJECTS))) void readSettings() {
   // The thread that moves: the one that runs the constructors.
   node().MovingThread = uint64_t(__builtin_thread_pointer());
   const char *Log = setting(Setting::Log);
@@ -258,6 +258,27 @@ void runMigration(void *Arg) {
     Job.Error = migrateAway(*Job.Registers, Job.Target);
 }
 
+// The Itanium C++ ABI's per-thread exception state, from libc++abi when
+// the program throws (a weak reference: a C program has none).
+struct CxaEhGlobals {
+  void *CaughtExceptions;
+  unsigned UncaughtExceptions;
+};
+extern "C" __attribute__((weak)) CxaEhGlobals *__cxa_get_globals_fast();
+
+// Whether an exception is on its way to its handler: thrown, not caught
+// yet, running the destructors of the frames it leaves.  The unwinder then
+// holds the handler frame's stack pointer (libunwind's private_2) and
+// landing pad (libc++abi's cache of its search), of this stack and this
+// ISA: a rewrite would leave them pointing at frames and code that are no
+// longer there.  The thread moves at a point after the handler is reached.
+bool unwindingException() {
+  if (!__cxa_get_globals_fast)
+    return false;
+  CxaEhGlobals *G = __cxa_get_globals_fast();
+  return G && G->UncaughtExceptions;
+}
+
 // popcorn_migrate's result: 0 if the thread is (now) on Target.
 int moveTo(RegisterSet &Registers, int Target) {
   NodeState &N = node();
@@ -277,7 +298,7 @@ int moveTo(RegisterSet &Registers, int Target) {
   // stack (nodes/RemoteNode.cpp): its frame would be refused, and a page fault
   // on the runtime's stack would be delivered over it, at the signal
   // stack's top.
-  if (N.Remote && N.SignalStack.contains(Registers.Sp)) {
+  if ((N.Remote && N.SignalStack.contains(Registers.Sp)) || unwindingException()) {
     errno = EAGAIN;
     return -1;
   }
@@ -337,7 +358,7 @@ extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
   if (Config.Run == Mode::Off)
     return;
   ThreadState *T = currentThread();
-  if (!T)
+  if (!T || unwindingException())
     return;
   if (!T->Pending && ++T->Points % Config.Every != 0)
     return;

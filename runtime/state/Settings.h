@@ -42,4 +42,16 @@ const char *settingName(Setting S);
 
 } // namespace popcorn
 
+// The priority of the runtime's constructors that register exit handlers
+// (the report, the trace): before every constructor of a C++ static object,
+// libc++'s standard streams' included (made at 100), so that those handlers
+// run after every static object's destructor, which may still move the
+// thread (flushing std::cout).  0-100 are the implementation's, and the
+// runtime is.
+#define POPCORN_BEFORE_STATIC_OBJECTS 99
+
+namespace popcorn {
+
+} // namespace popcorn
+
 #endif

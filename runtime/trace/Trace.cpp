@@ -38,7 +38,7 @@ void writeTraceAtExit() {
 
 // Home: POPCORN_TRACE names the file.  Before main, so the first
 // migration is recorded.
-__attribute__((constructor)) void readTraceSetting() {
+__attribute__((constructor(POPCORN_BEFORE_STATIC_OBJECTS))) void readTraceSetting() {
   const char *Path = setting(Setting::Trace);
   if (!Path || !*Path || node().Remote)
     return;

@@ -42,8 +42,9 @@ command -v "$qemu" >/dev/null || fail "qemu-aarch64 not found: '$qemu'"
 #    sys/kd.h sys/vt.h sys/soundcard.h   only "#include <linux/...>": the
 #             Linux kernel's UAPI headers, which are not musl's and are not
 #             in the sysroot.
+#    c++/*    libc++'s headers, next to musl's: C++, not musl's ABI.
 find "$inc" -name '*.h' | sed "s,^$inc/,," | LC_ALL=C sort | while read -r h; do
-	case $h in bits/* | sys/kd.h | sys/vt.h | sys/soundcard.h) continue ;; esac
+	case $h in bits/* | sys/kd.h | sys/vt.h | sys/soundcard.h | c++/*) continue ;; esac
 	echo "#include <$h>"
 done >headers.h
 [ "$(wc -l <headers.h)" -ge 150 ] || fail "only $(wc -l <headers.h) headers found in $inc"

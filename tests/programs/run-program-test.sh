@@ -1,10 +1,12 @@
 #!/bin/sh
-# Build one C program three ways and check that every run agrees exactly
-# (stdout, stderr and exit status):
-#   1. popcorn-clang, the x86-64 image, run natively;
+# Build one C or C++ program three ways and check that every run agrees
+# exactly (stdout, stderr and exit status):
+#   1. popcorn-clang (popcorn-clang++ for a .cpp), the x86-64 image, run natively;
 #   2. popcorn-clang, the aarch64 image extracted from the same file, run
 #      under qemu-aarch64;
 #   3. the baseline: plain clang at OPT, static, against the same x86-64 musl;
+#      for C++, clang++ at OPT with the build machine's C++ library
+#      (libstdc++): what the program prints may not depend on the library;
 #   4. 1 and 2 again with the unwinding self-check (POPCORN_CHECK_UNWIND=
 #      verbose), which must have walked the stack at least once;
 #   5. 1 and 2 again, the stack rewritten in the process at every migration
@@ -57,6 +59,10 @@ periods=$(sed -n 's,^// POPCORN-SELFTEST-EVERY: *,,p' "$src")
 : "${periods:=1 7}"
 
 # Builds: each failure is reported with the tool's messages.
+case $src in
+*.cpp) driver=popcorn-clang++ ;;
+*) driver=popcorn-clang ;;
+esac
 if grep -q '^// POPCORN-PREPROCESS-FIRST' "$src"; then
 	popcorn_build() {
 		timeout 300 "$bin/popcorn-clang" $popcornflags -E -x c - -o prog.i <"$src" &&
@@ -65,11 +71,11 @@ if grep -q '^// POPCORN-PREPROCESS-FIRST' "$src"; then
 	}
 else
 	popcorn_build() {
-		timeout 300 "$bin/popcorn-clang" "$opt" "$src" $popcornflags -o prog
+		timeout 300 "$bin/$driver" "$opt" "$src" $popcornflags -o prog
 	}
 fi
 if ! popcorn_build 2>build.err; then
-	echo "FAIL: popcorn-clang $opt $src"
+	echo "FAIL: $driver $opt $src"
 	cat build.err
 	exit 1
 fi
@@ -83,7 +89,13 @@ fi
 # binary128 calls fmal), and a migratable program must compute alike on all.
 x86=$sysroot/x86_64
 resource=$("$clang" -print-resource-dir)
-if ! "$clang" --target=x86_64-linux-musl -nostdinc -isystem "$x86/include" \
+if [ "$driver" = popcorn-clang++ ]; then
+	if ! "$clang" --driver-mode=g++ -ffp-contract=off "$opt" "$src" -o baseline 2>build.err; then
+		echo "FAIL: the baseline build of $src (clang++)"
+		cat build.err
+		exit 1
+	fi
+elif ! "$clang" --target=x86_64-linux-musl -nostdinc -isystem "$x86/include" \
 	-isystem "$resource/include" -mlong-double-128 -ffp-contract=off "$opt" -c "$src" -o baseline.o 2>build.err ||
 	! "$lld" -static -o baseline "$x86/lib/crt1.o" "$x86/lib/crti.o" baseline.o \
 		--start-group "$x86/lib/libc.a" "$x86/lib/libpopcorn-builtins.a" --end-group \

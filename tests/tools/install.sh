@@ -24,11 +24,12 @@ cmake --install "$build" --prefix "$work/first" >"$work/install.log" 2>&1 ||
 [ -d "$work/first" ] || fail "cmake --install installed nothing"
 mv "$work/first" "$work/moved"
 prefix=$work/moved
-for tool in popcorn-clang popcorn-ld popcorn-llc popcorn-inspect popcorn-ctl popcorn-node; do
+for tool in popcorn-clang popcorn-clang++ popcorn-ld popcorn-llc popcorn-inspect popcorn-ctl popcorn-node; do
 	[ -x "$prefix/bin/$tool" ] || fail "no bin/$tool in the install"
 done
 for file in popcorn-plugin.so include/popcorn.h include/stdarg.h \
-	x86_64/lib/libc.a x86_64/lib/libpopcorn.a aarch64/lib/libc.a aarch64/lib/libpopcorn.a; do
+	x86_64/lib/libc.a x86_64/lib/libpopcorn.a aarch64/lib/libc.a aarch64/lib/libpopcorn.a \
+	x86_64/lib/libc++.a aarch64/lib/libc++abi.a aarch64/lib/libunwind.a aarch64/include/c++/v1/vector; do
 	[ -e "$prefix/lib/popcorn/$file" ] || fail "no lib/popcorn/$file in the install"
 done
 

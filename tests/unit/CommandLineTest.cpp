@@ -69,7 +69,7 @@ TEST(CommandLine, RejectsIsaSpecificAndUnsupportedInput) {
   EXPECT_NE(onlyError({"-mavx2", "x.c"}).find("specific to one ISA"), std::string::npos);
   EXPECT_NE(onlyError({"-shared", "x.o"}).find("shared libraries"), std::string::npos);
   EXPECT_NE(onlyError({"-c", "start.S"}).find("'start.S': assembly"), std::string::npos);
-  EXPECT_NE(onlyError({"-c", "x.cpp"}).find("C++"), std::string::npos);
+  EXPECT_NE(onlyError({"-stdlib=libstdc++", "x.cpp"}).find("libc++"), std::string::npos);
   EXPECT_NE(onlyError({"-flto", "x.c"}).find("link-time"), std::string::npos);
   EXPECT_NE(onlyError({"-O9", "x.c"}).find("-O9"), std::string::npos);
   EXPECT_EQ(onlyError({"-c"}), "no input files");
@@ -85,4 +85,28 @@ TEST(CommandLine, SourcesKeepTheirLanguage) {
   EXPECT_EQ(CL.Inputs[0].Language, "c");
   EXPECT_EQ(CL.Inputs[1].Language, "");
   EXPECT_EQ(CL.Inputs[2].Language, "cpp-output");
+}
+
+TEST(CommandLine, CxxSourcesAreCompiled) {
+  CommandLine CL = parse({"-c", "a.cpp", "b.cc", "c.cxx", "d.C", "e.c++", "-x", "c++", "f.inc"});
+  EXPECT_TRUE(CL.Errors.empty());
+  ASSERT_EQ(CL.Inputs.size(), 6u);
+  for (const Input &In : CL.Inputs) {
+    EXPECT_EQ(In.Type, Input::Source) << In.Value;
+    EXPECT_TRUE(isCxxSource(In, DriverMode::C)) << In.Value;
+  }
+  EXPECT_EQ(CL.Inputs[5].Language, "c++");
+  EXPECT_FALSE(CL.LinksCxxLibrary); // popcorn-clang links C++ objects as clang does
+}
+
+TEST(CommandLine, CxxDriverCompilesCAsCxxAndLinksLibcxx) {
+  CommandLine CL = parseCommandLine({"a.c", "-x", "c", "b.c", "c.o"}, DriverMode::Cxx);
+  EXPECT_TRUE(CL.Errors.empty());
+  EXPECT_TRUE(CL.LinksCxxLibrary);
+  EXPECT_TRUE(isCxxSource(CL.Inputs[0], CL.Mode));
+  EXPECT_FALSE(isCxxSource(CL.Inputs[1], CL.Mode)); // -x c says otherwise
+  EXPECT_FALSE(isCxxSource(CL.Inputs[0], DriverMode::C));
+  EXPECT_FALSE(parseCommandLine({"a.o", "-nostdlib++"}, DriverMode::Cxx).LinksCxxLibrary);
+  EXPECT_TRUE(CL.UsesCxxHeaders);
+  EXPECT_FALSE(parseCommandLine({"-c", "a.cpp", "-nostdinc++"}, DriverMode::Cxx).UsesCxxHeaders);
 }
