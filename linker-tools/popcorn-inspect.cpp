@@ -125,7 +125,7 @@ static int extract(StringRef IsaName, StringRef Path, StringRef OutPath) {
     writeFile(OutPath, (*Plain)->getBuffer(), Executable);
     // A user who extracted the aarch64 file once may do it again on the
     // result, expecting the same file: say what was written instead.
-    if ((*Plain)->getBufferSize() != File->getBufferSize())
+    if (isExecutable(*File) && (*Plain)->getBufferSize() != File->getBufferSize())
       WithColor::note(errs(), ToolName)
           << Path << " is already an executable for " << IsaName << ": " << OutPath << " is its plain " << IsaName
           << " executable, without the other ISAs' images, and cannot move; copy " << Path
