@@ -12,6 +12,9 @@
 #     the nodes as they run: home under qemu, node 1 native;
 #   - growing-blocks.c mallocs and writes growing blocks on node 2, then
 #     on node 1, and at home, and prints what its native build prints;
+#   - protections.c, mappings.c and retained.c print moving what they
+#     print staying home: the pages the program protects fault on every
+#     node as at home;
 #   - the file carries the multi-ISA one: extract --isa x86_64 gives it
 #     back byte for byte, and popcorn-inspect verify checks both ISAs.
 #
@@ -126,6 +129,30 @@ for node in 2 1; do
 		diff -u growing-blocks.native.run "$name.run" || true
 	elif at_least "$name" "$(moves_to "$node")" 12 "fewer than 12 moves to node $node"; then
 		echo "ok: growing-blocks on node $node: $report"
+	else
+		failed=1
+	fi
+done
+
+# The protections the program gives its pages hold on every node (these
+# programs' migrate.* tests, home on x86-64): moving, each prints what it
+# prints staying home (node 0 alone, every move refused).
+for prog in protections mappings retained; do
+	build "$prog"
+	min=$(sed -n 's,^// MIGRATE-MIN: *,,p' "$src/$prog.c")
+	run "$prog.home" env POPCORN_NODES=0:aarch64:native qemu-aarch64 "./$prog.aarch64"
+	run "$prog.moved" env POPCORN_LOG=stats qemu-aarch64 "./$prog.aarch64"
+	take_report "$prog.moved" "popcorn: migrations: "
+	away=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
+	if ! grep -q '^=== exit status 0$' "$prog.home.run"; then
+		fail "$prog staying home: $(cat "$prog.home.run")"
+	elif ! cmp -s "$prog.home.stdout" "$prog.moved.stdout" ||
+		! grep -q '^=== exit status 0$' "$prog.moved.run"; then
+		fail "$prog moving differs from staying home:"
+		diff -u "$prog.home.stdout" "$prog.moved.stdout" || true
+		cat "$prog.moved.run"
+	elif at_least "$prog.moved" "$away" "$min" "fewer than $min migrations"; then
+		echo "ok: $prog: $report"
 	else
 		failed=1
 	fi
