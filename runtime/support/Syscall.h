@@ -7,6 +7,7 @@
 #ifndef POPCORN_RUNTIME_SYSCALL_H
 #define POPCORN_RUNTIME_SYSCALL_H
 
+#include "support/AddressMap.h"
 #include <stdint.h>
 
 namespace popcorn::sys {
@@ -218,13 +219,24 @@ struct IoVec {
   uint64_t Size;
 };
 
-/// The copy of copyOwnMemory through /proc/self/mem, for qemu-user, which
-/// has no process_vm_readv or _writev (ENOSYS) but leaves the file to the
-/// kernel: an address not mapped ends the copy there too, but the file
-/// reads and writes through the program's protections.  The file's
-/// offsets are the host's addresses: the program's only where qemu-user
-/// placed it at its own addresses (guest base 0), which a value of this
-/// function's, read back through the file, shows.
+/// Moves Size bytes between the program's memory at There and this
+/// process's at Here through /proc/self/mem (Fd), as process_vm_readv
+/// (Write false) or _writev would.  The file itself ignores protections:
+/// through its offsets a guard page, or the inaccessible reservation
+/// around the arena's mappings, reads as zeros and takes writes.  So the
+/// program's side is the call's buffer and only the runtime's side an
+/// offset: qemu-user checks a buffer against the program's protections
+/// before the kernel sees it, and the kernel copies it as the program
+/// could.  Returns the bytes moved or a negative errno.
+inline long procMemPiece(long Fd, bool Write, long Here, long There, uint64_t Size) {
+  return call6(Write ? Pread64 : Pwrite64, Fd, There, long(Size), Here);
+}
+
+/// The copy of copyOwnMemory through /proc/self/mem (procMemPiece), for
+/// qemu-user, which has no process_vm_readv or _writev (ENOSYS).  The
+/// file's offsets are the host's addresses: the runtime's own only where
+/// qemu-user placed the program at its own addresses (guest base 0),
+/// which a value of this function's, read back through the file, shows.
 inline long copyThroughProcMem(bool Write, const IoVec *Local, uint64_t LocalRanges,
                                const IoVec *Program, uint64_t Ranges) {
   constexpr long AtFdcwd = -100, ReadWriteCloexec = 02000002;
@@ -238,18 +250,28 @@ inline long copyThroughProcMem(bool Write, const IoVec *Local, uint64_t LocalRan
   }
   long Done = 0;
   uint64_t L = 0, LocalUsed = 0;
+  // qemu-user refuses a buffer with any page the program may not access
+  // whole, where the native calls copy up to that page: after a refusal
+  // the copy goes on a page at a time, and ends at the next one.
+  bool PageAtATime = false;
   for (uint64_t P = 0, ProgramUsed = 0; P < Ranges && L < LocalRanges;) {
     uint64_t Left = Program[P].Size - ProgramUsed, Room = Local[L].Size - LocalUsed;
     uint64_t Size = Left < Room ? Left : Room;
     long Here = long(static_cast<char *>(Local[L].Base) + LocalUsed);
     long There = long(static_cast<char *>(Program[P].Base) + ProgramUsed);
-    long Moved = Size ? call6(Write ? Pwrite64 : Pread64, Fd, Here, long(Size), There) : 0;
+    uint64_t ToPageEnd = PageBytes - uint64_t(There) % PageBytes;
+    if (PageAtATime && Size > ToPageEnd)
+      Size = ToPageEnd;
+    long Moved = Size ? procMemPiece(Fd, Write, Here, There, Size) : 0;
     if (Moved == -Eintr)
       continue;
+    if (Moved == -Efault && !PageAtATime && Size > ToPageEnd) {
+      PageAtATime = true;
+      continue;
+    }
     if (Moved < 0 || (Size && !Moved)) {
-      constexpr long Eio = 5; // the file's answer where nothing is mapped
       if (!Done)
-        Done = Moved == -Eio || !Moved ? -Efault : Moved;
+        Done = Moved ? Moved : -Efault;
       break;
     }
     Done += Moved;

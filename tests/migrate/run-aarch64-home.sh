@@ -10,6 +10,11 @@
 #     popcorn-inspect trace counts them;
 #   - popcorn-ctl moves ctl-loop.c's thread 0 -> 1 -> 2 -> 0 and lists
 #     the nodes as they run: home under qemu, node 1 native;
+#   - growing-blocks.c mallocs and writes growing blocks on node 2, then
+#     on node 1, and at home, and prints what its native build prints;
+#   - protections.c, mappings.c and retained.c print moving what they
+#     print staying home: the pages the program protects fault on every
+#     node as at home;
 #   - the file carries the multi-ISA one: extract --isa x86_64 gives it
 #     back byte for byte, and popcorn-inspect verify checks both ISAs.
 #
@@ -45,6 +50,7 @@ build() {
 }
 build aarch64-home
 build ctl-loop
+build growing-blocks
 "$clang" -O2 -pthread "$src/aarch64-home.c" -o native || { echo "FAIL: the native build"; exit 1; }
 rm -f away.txt
 run native ./native
@@ -105,6 +111,52 @@ if python3 "$src/check-trace.py" trace.json "${moves:-0}"; then
 else
 	failed=1
 fi
+
+# Blocks malloc'd and written away and at home, next to pages home's
+# program may not read (malloc's guard page, the arena's reservation):
+# the same output as the native build's, and every round's move made.
+"$clang" -O2 "$src/growing-blocks.c" -o growing-blocks.native ||
+	{ echo "FAIL: the native build of growing-blocks"; exit 1; }
+run growing-blocks.native ./growing-blocks.native
+grep -q '^=== exit status 0$' growing-blocks.native.run ||
+	fail "the native build of growing-blocks: $(cat growing-blocks.native.run)"
+for node in 2 1; do
+	name=growing-blocks.$node
+	run "$name" env POPCORN_LOG=stats qemu-aarch64 ./growing-blocks.aarch64 "$node"
+	take_report "$name" "popcorn: migrations: "
+	if ! cmp -s growing-blocks.native.run "$name.run"; then
+		fail "growing-blocks on node $node differs from the native build's run:"
+		diff -u growing-blocks.native.run "$name.run" || true
+	elif at_least "$name" "$(moves_to "$node")" 12 "fewer than 12 moves to node $node"; then
+		echo "ok: growing-blocks on node $node: $report"
+	else
+		failed=1
+	fi
+done
+
+# The protections the program gives its pages hold on every node (these
+# programs' migrate.* tests, home on x86-64): moving, each prints what it
+# prints staying home (node 0 alone, every move refused).
+for prog in protections mappings retained; do
+	build "$prog"
+	min=$(sed -n 's,^// MIGRATE-MIN: *,,p' "$src/$prog.c")
+	run "$prog.home" env POPCORN_NODES=0:aarch64:native qemu-aarch64 "./$prog.aarch64"
+	run "$prog.moved" env POPCORN_LOG=stats qemu-aarch64 "./$prog.aarch64"
+	take_report "$prog.moved" "popcorn: migrations: "
+	away=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
+	if ! grep -q '^=== exit status 0$' "$prog.home.run"; then
+		fail "$prog staying home: $(cat "$prog.home.run")"
+	elif ! cmp -s "$prog.home.stdout" "$prog.moved.stdout" ||
+		! grep -q '^=== exit status 0$' "$prog.moved.run"; then
+		fail "$prog moving differs from staying home:"
+		diff -u "$prog.home.stdout" "$prog.moved.stdout" || true
+		cat "$prog.moved.run"
+	elif at_least "$prog.moved" "$away" "$min" "fewer than $min migrations"; then
+		echo "ok: $prog: $report"
+	else
+		failed=1
+	fi
+done
 
 # popcorn-ctl, from outside.
 wait_until() {
