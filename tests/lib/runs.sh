@@ -1,5 +1,5 @@
 # Shared by the end-to-end test scripts: run a program and compare runs.
-# Source it; it defines two functions.
+# Source it.
 
 # run NAME COMMAND...: stdout, stderr and the exit status of one run, in
 # NAME.run for diff (and NAME.stdout, NAME.stderr).  Standard input is the
@@ -129,4 +129,15 @@ moves_to() {
 		echo "${n:-0}"
 		;;
 	esac
+}
+
+# wait_until SECONDS COMMAND...: 0 once COMMAND succeeds, 1 if it has not
+# within SECONDS.
+wait_until() {
+	deadline=$(($(date +%s) + $1))
+	shift
+	until "$@"; do
+		[ "$(date +%s)" -lt "$deadline" ] || return 1
+		sleep 0.2
+	done
 }

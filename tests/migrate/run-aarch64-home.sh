@@ -159,14 +159,6 @@ for prog in protections mappings retained; do
 done
 
 # popcorn-ctl, from outside.
-wait_until() {
-	deadline=$(($(date +%s) + $1))
-	shift
-	until "$@"; do
-		[ "$(date +%s)" -lt "$deadline" ] || return 1
-		sleep 0.2
-	done
-}
 # thread_on NODE ISA LAUNCHER: popcorn-ctl nodes says the thread is on NODE.
 thread_on() {
 	timeout 30 "$bin/popcorn-ctl" nodes "$pid" >nodes.out 2>&1 &&

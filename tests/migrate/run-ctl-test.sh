@@ -10,6 +10,7 @@
 #
 #   run-ctl-test.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -eu
+. "$(dirname "$0")/../lib/runs.sh"
 if [ $# -ne 3 ]; then
 	echo "usage: $0 BUILD_DIR SOURCE_DIR WORK_DIR" >&2
 	exit 2
@@ -47,17 +48,6 @@ for program in ctl-loop ctl-garbage; do
 		exit 1
 	fi
 done
-
-# wait_until SECONDS COMMAND...: 0 once COMMAND succeeds, 1 if it has not
-# within SECONDS.
-wait_until() {
-	deadline=$(($(date +%s) + $1))
-	shift
-	until "$@"; do
-		[ "$(date +%s)" -lt "$deadline" ] || return 1
-		sleep 0.2
-	done
-}
 
 # expect_refusal WHAT COMMAND...: COMMAND must exit non-zero, but not by a
 # signal or the timeout, with a message.
