@@ -231,6 +231,25 @@ void reportMigrations() {
     L << "; pages kept on nodes checked by hashing: " << writeTrackingOff();
 }
 
+namespace {
+// A node that ended while the thread was home (killed, its host's link
+// dropped) is not sent the thread, which it would lose: it starts again
+// as at the first move there.  One line says so.
+void restartIfEnded(NodeEntry &E, int Id) {
+  char Reason[96];
+  TextBuffer Why(Reason, sizeof Reason);
+  if (!nodeEnded(E, Why))
+    return;
+  if (!node().Quiet) {
+    Line L;
+    L << "popcorn: ";
+    nameNode(L, E, Id);
+    L << " ended while the thread was home (" << Reason << "); it starts again";
+  }
+  forgetEndedNode(Id);
+}
+} // namespace
+
 int migrateAway(RegisterSet &Registers, int Target) {
   NodeState &N = node();
   // Starting the node and flushing stdio may set errno; the thread takes
@@ -251,6 +270,8 @@ int migrateAway(RegisterSet &Registers, int Target) {
     return EBUSY;
   leaveParentsNodes();
   NodeEntry &E = N.Nodes[Target];
+  if (E.Link.Fd >= 0)
+    restartIfEnded(E, Target);
   if (E.Link.Fd < 0) {
     if (!startNode(Target, T->Reach)) {
       // Once per node: a program that keeps trying gets one line.

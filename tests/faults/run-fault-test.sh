@@ -14,6 +14,10 @@
 #                       refused moves, the program completes at home
 #   node-killed         kill -9 of the node while the thread computes there
 #   node-killed-paging  kill -9 of the node while it fetches pages
+#   node-ended-qemu     kill -9 of the node (qemu) while the thread is
+#                       home: the next move there starts it again, and
+#                       the work is what a run at home prints
+#   node-ended-tcp      the same with a tcp: node (popcorn-node's child)
 #   home-killed         kill -9 of home while the thread is away: the node
 #                       ends too
 #   silent-node         a thread computing away longer than POPCORN_TIMEOUT
@@ -209,6 +213,37 @@ node-killed | node-killed-paging)
 		fail "no message naming the killed node"
 	grep -q "^start: $pages pages" run.out || fail "output printed before the move was lost"
 	echo "ok: status $status, $(grep 'popcorn: node 1' run.err)"
+	;;
+node-ended-qemu | node-ended-tcp)
+	compile "$tests/faults/revisit.c" revisit
+	touch go
+	POPCORN_NODES=0:x86_64:native timeout 60 ./revisit 1 go >home.out 2>home.err ||
+		fail "the run that stays home failed"
+	rm go
+	nodes=0:x86_64:native,1:aarch64:qemu parent=
+	if [ "$case" = node-ended-tcp ]; then
+		"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+		start_node "$POPCORN_KEY_FILE"
+		nodes=0:x86_64:native,1:aarch64:tcp:127.0.0.1:$port parent=$node_pid
+	fi
+	POPCORN_NODES=$nodes POPCORN_TIMEOUT=5s ./revisit 1 go >run.out 2>run.err &
+	home=$!
+	wait_for run.err 60 "home again" || fail "the thread never came home from node 1"
+	node=$(node_of "${parent:-$home}")
+	[ -n "$node" ] || fail "no node process under ${parent:-home $home}"
+	grep -q "trip 1 on node 1$" run.err || fail "the first trip did not reach node 1"
+	kill -9 "$node"
+	# Dead (a zombie's command line is empty) before home moves again.
+	for i in $(seq 100); do [ -s "/proc/$node/cmdline" ] || break; sleep 0.1; done
+	touch go
+	status=0
+	wait "$home" || status=$?
+	[ "$status" -eq 0 ] || fail "the program ended with status $status"
+	grep -q "^popcorn: node 1 (aarch64.*) ended while the thread was home (.*); it starts again$" \
+		run.err || fail "no line saying the node ended while the thread was home"
+	grep -q "trip 2 on node 1$" run.err || fail "the second trip did not reach node 1"
+	cmp -s home.out run.out || fail "the work differs from a run at home"
+	echo "ok: $(grep 'ended while' run.err)"
 	;;
 home-killed)
 	compile "$tests/faults/worker.c" worker

@@ -21,6 +21,10 @@
 #                   without a word to home (quiet-loop.c); ps shows where
 #                   it is, and it prints what a run at home prints
 #   ctl-ssh         the same with ssh: nodes
+#   ssh-ended       the ssh client of an ssh: node killed while the thread
+#                   is home: popcorn-ctl nodes shows the node gone, and
+#                   the next move there starts it again (tests/faults/
+#                   revisit.c: the work is what a run at home prints)
 #   tcp-paging      bench/migration.c on a tcp: node: 300 round trips and
 #                   their pages, in runs and one by one, while the link
 #                   can signal home's news; the checksum of a run whose
@@ -209,6 +213,20 @@ steer() {
 	echo "ok: the steered run prints what the run at home prints"
 }
 
+# child_of PID: a child process of PID (from /proc: a fresh machine may
+# have no pgrep; a stat line's fields after the command are the state,
+# then the parent).
+child_of() {
+	for stat in /proc/[0-9]*/stat; do
+		parent=$(sed 's/.*) //' "$stat" 2>/dev/null | cut -d' ' -f2)
+		if [ "$parent" = "$1" ]; then
+			child=${stat#/proc/}
+			echo "${child%/stat}"
+			return
+		fi
+	done
+}
+
 case $case in
 ssh-roundtrip)
 	start_sshd
@@ -301,6 +319,35 @@ ctl-ssh)
 	export POPCORN_SSH="$ssh" POPCORN_NODE_COMMAND="$node_command"
 	steer "0:x86_64:native,1:x86_64:ssh:127.0.0.1,2:aarch64:ssh:$(id -un)@127.0.0.1" \
 		"ssh:127.0.0.1" "ssh:$(id -un)@127.0.0.1"
+	;;
+ssh-ended)
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_sshd
+	compile "$tests/faults/revisit.c" revisit
+	touch go
+	POPCORN_NODES=0:x86_64:native timeout 60 ./revisit 1 go >home.out 2>home.err ||
+		fail "the run that stays home failed"
+	rm go
+	POPCORN_SSH=$ssh POPCORN_NODE_COMMAND=$node_command \
+		POPCORN_NODES=0:x86_64:native,1:aarch64:ssh:127.0.0.1 ./revisit 1 go >run.out 2>run.err &
+	pid=$!
+	wait_until 60 grep -q "home again" run.err || fail "the thread never came home from node 1"
+	grep -q "trip 1 on node 1$" run.err || fail "the first trip did not reach node 1"
+	client=$(child_of "$pid")
+	[ -n "$client" ] || fail "no ssh client under home $pid"
+	kill -9 "$client"
+	for i in $(seq 100); do [ -s "/proc/$client/cmdline" ] || break; sleep 0.1; done
+	timeout 30 "$build/bin/popcorn-ctl" nodes "$pid" >nodes.out 2>&1 || fail "popcorn-ctl nodes failed"
+	grep -q "^1 .*started, gone" nodes.out ||
+		fail "popcorn-ctl nodes does not show node 1 gone: $(grep '^1 ' nodes.out)"
+	touch go
+	wait "$pid" || fail "the program ended with status $?"
+	pid=
+	grep -q "^popcorn: node 1 (aarch64 at ssh:127.0.0.1) ended while the thread was home (its ssh was killed by signal 9); it starts again$" \
+		run.err || fail "no line saying the node ended while the thread was home"
+	grep -q "trip 2 on node 1$" run.err || fail "the second trip did not reach node 1"
+	cmp -s home.out run.out || fail "the work differs from a run at home"
+	echo "ok: $(grep 'ended while' run.err)"
 	;;
 tcp-paging)
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
