@@ -11,7 +11,8 @@
 #                   script that runs the command here as srun would there
 #   ssh-errors      a host where no sshd listens, popcorn-node missing on
 #                   the host, another key there, no launcher in PATH, a
-#                   blank POPCORN_SSH or POPCORN_NODE_COMMAND: each is one
+#                   blank POPCORN_SSH or POPCORN_NODE_COMMAND, a long
+#                   USER@HOST with a long error: each is one
 #                   line naming the node and the reason (the launcher's
 #                   own, if it ran), and the program completes at home
 #   ctl-tcp         popcorn-ctl moves a thread home -> node 1 -> node 2 ->
@@ -306,6 +307,15 @@ ssh-errors)
 		POPCORN_SSH=" " POPCORN_NODE_COMMAND="$node_command"
 	refused blank-node-command "POPCORN_NODE_COMMAND names no command" \
 		POPCORN_SSH="$ssh" POPCORN_NODE_COMMAND=" "
+	# A long USER@HOST (ssh reaches the host at 127.0.0.1) and a long
+	# error from the node's host: a line of about 300 characters keeps the
+	# whole reason and its end.
+	long_host=$(id -un)@node-0042.rack17.dc-west.hpc.example-univ.invalid
+	missing=missing/a-directory-whose-name-is-long-enough-for-this/popcorn-node
+	nodes=0:x86_64:native,1:x86_64:ssh:$long_host
+	name="node 1 (x86_64 at ssh:$long_host)"
+	refused long-host "ssh exited with status 127: .*$missing" \
+		POPCORN_SSH="$ssh -o HostName=127.0.0.1" POPCORN_NODE_COMMAND="$missing"
 	;;
 ctl-tcp)
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
