@@ -464,7 +464,7 @@ bool readNodeTable() {
     uint64_t Ms = durationOf(Timeout) / 1000000;
     if (!Ms || Ms > 3600 * 1000) {
       Line() << "popcorn: POPCORN_TIMEOUT: '" << Timeout
-             << "' is not a duration from 1ms to 1h such as 10s or 500ms";
+             << "' is not a duration from 1ms to 1h such as 500ms, 10s or 5m";
       return false;
     }
     N.TimeoutMs = int(Ms);

@@ -233,4 +233,23 @@ TEST(Schedule, ReadsEachTrigger) {
   EXPECT_EQ(Empty.S.Seed, 1u);
 }
 
+// POPCORN_TIMEOUT's message offers 1ms to 1h: each unit up to hours is read.
+TEST(Duration, ReadsEveryUnitUpToHours) {
+  EXPECT_EQ(durationOf("500ns"), 500u);
+  EXPECT_EQ(durationOf("2us"), 2000u);
+  EXPECT_EQ(durationOf("1ms"), 1000000u);
+  EXPECT_EQ(durationOf("10s"), 10000000000u);
+  EXPECT_EQ(durationOf("59m"), 59 * 60 * 1000000000ull);
+  EXPECT_EQ(durationOf("60m"), 3600 * 1000000000ull);
+  EXPECT_EQ(durationOf("1h"), 3600 * 1000000000ull);
+  EXPECT_EQ(durationOf("0.5h"), 1800 * 1000000000ull);
+}
+
+TEST(Duration, RefusesUnknownUnitsAndOverflow) {
+  EXPECT_EQ(durationOf("1d"), 0u);
+  EXPECT_EQ(durationOf("1min"), 0u);
+  EXPECT_EQ(durationOf("10"), 0u);
+  EXPECT_EQ(durationOf("6000000h"), 0u) << "past 2^64 ns, not wrapped";
+}
+
 } // namespace
