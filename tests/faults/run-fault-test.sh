@@ -18,6 +18,8 @@
 #                       home: the next move there starts it again, and
 #                       the work is what a run at home prints
 #   node-ended-tcp      the same with a tcp: node (popcorn-node's child)
+#   node-aborts         abort() on a qemu node and on a tcp: node: home
+#                       ends by SIGABRT, as a run at home does
 #   home-killed         kill -9 of home while the thread is away: the node
 #                       ends too
 #   silent-node         a thread computing away longer than POPCORN_TIMEOUT
@@ -229,7 +231,11 @@ node-ended-qemu | node-ended-tcp)
 	POPCORN_NODES=$nodes POPCORN_TIMEOUT=5s ./revisit 1 go >run.out 2>run.err &
 	home=$!
 	wait_for run.err 60 "home again" || fail "the thread never came home from node 1"
-	node=$(node_of "${parent:-$home}")
+	if [ -n "$parent" ]; then # popcorn-node's process for the connection waits for the node
+		node=$(node_of "$(node_of "$parent")")
+	else
+		node=$(node_of "$home")
+	fi
 	[ -n "$node" ] || fail "no node process under ${parent:-home $home}"
 	grep -q "trip 1 on node 1$" run.err || fail "the first trip did not reach node 1"
 	kill -9 "$node"
@@ -244,6 +250,30 @@ node-ended-qemu | node-ended-tcp)
 	grep -q "trip 2 on node 1$" run.err || fail "the second trip did not reach node 1"
 	cmp -s home.out run.out || fail "the work differs from a run at home"
 	echo "ok: $(grep 'ended while' run.err)"
+	;;
+node-aborts)
+	compile "$tests/faults/abort-away.c" abort-away
+	# aborted NAME NODES: the run with node 1 of NODES ends as the run at
+	# home did, with a line that the node was killed by SIGABRT.
+	aborted() {
+		status=0
+		POPCORN_NODES=$2 timeout 60 ./abort-away 1 >"$1.out" 2>"$1.err" || status=$?
+		grep -q "aborts on node 1" "$1.err" || fail "$1: the thread did not reach node 1"
+		[ "$status" = "$home_status" ] ||
+			fail "$1: status $status, the run at home's $home_status"
+		grep -q "^popcorn: node 1 (aarch64.*) ended while the thread was there: killed by signal 6$" \
+			"$1.err" || fail "$1: no line saying node 1 was killed by signal 6"
+		echo "ok: $1: status $status, $(grep '^popcorn:' "$1.err")"
+	}
+	home_status=0
+	POPCORN_NODES=0:x86_64:native timeout 60 ./abort-away 1 >home.out 2>home.err ||
+		home_status=$?
+	[ "$home_status" -gt 128 ] || fail "the run at home did not abort: status $home_status"
+	aborted qemu 0:x86_64:native,1:aarch64:qemu
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_node "$POPCORN_KEY_FILE"
+	aborted tcp 0:x86_64:native,1:aarch64:tcp:127.0.0.1:$port
+	grep -q "node 1 (aarch64) killed by signal 6" node.err || fail "popcorn-node did not log the abort"
 	;;
 home-killed)
 	compile "$tests/faults/worker.c" worker

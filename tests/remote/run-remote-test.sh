@@ -26,6 +26,8 @@
 #                   is home: popcorn-ctl nodes shows the node gone, and
 #                   the next move there starts it again (tests/faults/
 #                   revisit.c: the work is what a run at home prints)
+#   ssh-aborts      abort() on an ssh: node (tests/faults/abort-away.c):
+#                   home ends by SIGABRT, as a run at home does
 #   tcp-paging      bench/migration.c on a tcp: node: 300 round trips and
 #                   their pages, in runs and one by one, while the link
 #                   can signal home's news; the checksum of a run whose
@@ -358,6 +360,24 @@ ssh-ended)
 	grep -q "trip 2 on node 1$" run.err || fail "the second trip did not reach node 1"
 	cmp -s home.out run.out || fail "the work differs from a run at home"
 	echo "ok: $(grep 'ended while' run.err)"
+	;;
+ssh-aborts)
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_sshd
+	compile "$tests/faults/abort-away.c" abort-away
+	home_status=0
+	POPCORN_NODES=0:x86_64:native timeout 60 ./abort-away 1 >home.out 2>home.err ||
+		home_status=$?
+	[ "$home_status" -gt 128 ] || fail "the run at home did not abort: status $home_status"
+	status=0
+	POPCORN_SSH=$ssh POPCORN_NODE_COMMAND=$node_command \
+		POPCORN_NODES=0:x86_64:native,1:aarch64:ssh:127.0.0.1 timeout 60 ./abort-away 1 \
+		>run.out 2>run.err || status=$?
+	grep -q "aborts on node 1" run.err || fail "the thread did not reach node 1"
+	[ "$status" = "$home_status" ] || fail "status $status, the run at home's $home_status"
+	grep -q "^popcorn: node 1 (aarch64 at ssh:127.0.0.1) ended while the thread was there: killed by signal 6$" \
+		run.err || fail "no line saying node 1 was killed by signal 6"
+	echo "ok: status $status, $(grep '^popcorn:' run.err)"
 	;;
 tcp-paging)
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
