@@ -139,7 +139,15 @@ bool nodeEnded(NodeEntry &E, TextBuffer &Why) {
   }
   if (!E.Link.peerGone())
     return false;
-  Why << "its link closed";
+  // popcorn-node's last word on the link, when a signal killed the node.
+  MessageHeader H;
+  NodeEndedMessage Ended;
+  if (E.Link.receiveHeader(H, 0) && H.Type == MessageType::NodeEnded &&
+      H.Bytes == sizeof Ended && E.Link.receivePayload(&Ended, sizeof Ended) &&
+      WIFSIGNALED(Ended.WaitStatus))
+    Why << "it was killed by signal " << uint64_t(WTERMSIG(Ended.WaitStatus));
+  else
+    Why << "its link closed";
   return true;
 }
 
