@@ -97,6 +97,13 @@ node_of() {
 	done
 }
 
+# ended PID: PID is gone or a zombie, whose descriptors are closed (a
+# process's memory goes before them: an empty command line is too soon).
+ended() {
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -z "$state" ] || [ "$state" = Z ]
+}
+
 case $case in
 tcp-roundtrip)
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
@@ -239,8 +246,7 @@ node-ended-qemu | node-ended-tcp)
 	[ -n "$node" ] || fail "no node process under ${parent:-home $home}"
 	grep -q "trip 1 on node 1$" run.err || fail "the first trip did not reach node 1"
 	kill -9 "$node"
-	# Dead (a zombie's command line is empty) before home moves again.
-	for i in $(seq 100); do [ -s "/proc/$node/cmdline" ] || break; sleep 0.1; done
+	for i in $(seq 100); do ended "$node" && break; sleep 0.1; done
 	touch go
 	status=0
 	wait "$home" || status=$?

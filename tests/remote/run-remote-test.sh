@@ -230,6 +230,13 @@ child_of() {
 	done
 }
 
+# ended PID: PID is gone or a zombie, whose descriptors are closed (a
+# process's memory goes before them: an empty command line is too soon).
+ended() {
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -z "$state" ] || [ "$state" = Z ]
+}
+
 case $case in
 ssh-roundtrip)
 	start_sshd
@@ -348,7 +355,7 @@ ssh-ended)
 	client=$(child_of "$pid")
 	[ -n "$client" ] || fail "no ssh client under home $pid"
 	kill -9 "$client"
-	for i in $(seq 100); do [ -s "/proc/$client/cmdline" ] || break; sleep 0.1; done
+	wait_until 10 ended "$client" || fail "ssh client $client still runs after kill -9"
 	timeout 30 "$build/bin/popcorn-ctl" nodes "$pid" >nodes.out 2>&1 || fail "popcorn-ctl nodes failed"
 	grep -q "^1 .*started, gone" nodes.out ||
 		fail "popcorn-ctl nodes does not show node 1 gone: $(grep '^1 ' nodes.out)"
