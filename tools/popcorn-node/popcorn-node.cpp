@@ -224,8 +224,10 @@ int statusOf(int Status) {
   fprintf(stderr, "popcorn-node: %s: node %u (%s)\n", Peer.c_str(), unsigned(M.Node), Isa);
   // Without a process to wait for it (no fork), the node runs unreported.
   pid_t Node = fork();
-  if (Node > 0)
+  if (Node > 0) {
+    close(Image); // the node's own copy keeps it
     reportEnd(Link, Node, Peer, M);
+  }
   // The link and the image stay open across exec.
   int NodeLink = dup(Fd), NodeImage = dup(Image);
   std::string Path = "/proc/self/fd/" + std::to_string(NodeImage);
