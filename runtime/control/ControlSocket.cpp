@@ -266,7 +266,8 @@ void fillStatus(popcorn_control_reply &R) {
       // what home has of it.
       Out.launcher = E.How == Launcher::Ssh ? POPCORN_LAUNCHER_SSH : POPCORN_LAUNCHER_TCP;
       Out.pid = 0;
-      Out.started = Out.alive = E.Link.Fd >= 0;
+      Out.started = E.Link.Fd >= 0;
+      Out.alive = Out.started && !E.Link.peerGone();
       describeHost(E, Out.host, sizeof Out.host);
       continue;
     }

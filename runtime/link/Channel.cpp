@@ -29,6 +29,14 @@ WaitResult Channel::waitReadable(int Ms, int WakeFd) {
   return WaitResult::Readable; // then receiveSome reports the error
 }
 
+bool Channel::peerGone() const {
+  switch (Via) {
+  case TransportKind::Socket:
+    return socketPeerGone(Fd);
+  }
+  return true;
+}
+
 bool Channel::sendGathered(MessageType Type, const SendPart *Payload, unsigned Count) {
   if (Count > MaxPayloadParts)
     return false;

@@ -79,6 +79,8 @@ struct Channel {
   /// The next message, which must be of Type with exactly Bytes of payload,
   /// within TimeoutMs.
   bool receiveExactly(MessageType Type, void *Into, uint32_t Bytes);
+  /// Whether the peer is gone (hung up, the link failed), without waiting.
+  bool peerGone() const;
   /// A new handle (a new peer): nothing received from an old one is left.
   void open(int NewFd) {
     Fd = NewFd;

@@ -125,6 +125,10 @@ enum class MessageType : uint32_t {
   // moment while the thread is there: popcorn-ctl's move, the destination
   // (an int32_t).  It may come between any two messages (Channel.h).
   Steer,
+  // popcorn-node -> home, last on the link of a node it ran that was
+  // killed by a signal (a NodeEndedMessage): home, which has no process
+  // of the node's to wait for, ends by that signal as for one of its own.
+  NodeEnded,
 };
 
 struct MessageHeader {
@@ -404,6 +408,10 @@ inline constexpr int64_t FutexCancelWoken = 1;
 
 struct ExitMessage {
   int32_t Status;
+};
+
+struct NodeEndedMessage {
+  int32_t WaitStatus; // as waitpid gave it
 };
 
 } // namespace popcorn

@@ -63,6 +63,22 @@ WaitResult socketWaitReadable(int Fd, int Ms, int WakeFd) {
   return Poll[0].Returned || !Poll[1].Returned ? WaitResult::Readable : WaitResult::Woken;
 }
 
+bool socketPeerGone(int Fd) {
+  constexpr short PollIn = 0x1, PollErr = 0x8, PollHup = 0x10, PollRdHup = 0x2000;
+  struct {
+    int Fd;
+    short Events, Returned;
+  } Poll = {Fd, PollIn | PollRdHup, 0};
+  struct {
+    long Seconds, Nanoseconds;
+  } Now = {0, 0};
+  long R;
+  do
+    R = sys::call6(sys::Ppoll, long(&Poll), 1, long(&Now), 0, 8);
+  while (R == -sys::Eintr);
+  return R < 0 || (Poll.Returned & (PollErr | PollHup | PollRdHup));
+}
+
 void configureTcpLink(int Fd, int TimeoutMs) {
   constexpr long SolSocket = 1, SoKeepalive = 9, IpprotoTcp = 6, TcpNodelay = 1, TcpKeepidle = 4,
                  TcpKeepintvl = 5, TcpKeepcnt = 6;

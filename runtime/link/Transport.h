@@ -55,6 +55,11 @@ enum class WaitResult : uint8_t {
 /// blocks.)
 WaitResult socketWaitReadable(int Fd, int Ms, int WakeFd);
 
+/// Whether the peer hung up or the link failed, seen without waiting:
+/// between trips a node says nothing, so this is how home learns, before
+/// it sends the thread, that the node ended meanwhile.
+bool socketPeerGone(int Fd);
+
 /// A TCP link sends each message at once (no Nagle delay on a page
 /// request) and notices a peer machine that is gone within about
 /// TimeoutMs of silence (keepalive probes).

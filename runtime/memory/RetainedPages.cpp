@@ -311,6 +311,13 @@ void forgetAllHeld() {
     R->Armed = R->ProtectedAtReturn = false, R->SkippedReturns = R->ReturnsToSkip = 0;
 }
 
+void forgetHeld(int Node) {
+  forEachRecord([Node](int Other, HeldPages &H) {
+    if (Other == Node)
+      clear(H);
+  });
+}
+
 void notePagesChanged(uint64_t Address, uint64_t Bytes) {
   uint64_t End = Address + Bytes < Address ? ~uint64_t(0) : Address + Bytes;
   forEachRecord([&](int, HeldPages &H) { markStale(H, pageDown(Address), End); });

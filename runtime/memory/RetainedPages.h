@@ -37,6 +37,9 @@ void notePageHeld(int Node, uint64_t Address, const uint8_t *Bytes);
 /// Home: no node holds any page (a forked child's nodes are its own).
 void forgetAllHeld();
 
+/// Home: node Node holds no page (it ended, and starts again empty).
+void forgetHeld(int Node);
+
 /// Home: a mapping call unmapped, replaced, moved or protected
 /// [Address, +Bytes): every node's copies there are stale.
 void notePagesChanged(uint64_t Address, uint64_t Bytes);

@@ -40,7 +40,56 @@ namespace {
 
 constexpr uint16_t Here = sys::Here;
 
-[[noreturn]] void nodeDied(NodeEntry &E, int Id) {
+// A node's wait status, when known.
+struct NodeEnd {
+  bool Known;
+  int Status;
+};
+
+// How node E's process here ended, if it has within a second: a node
+// whose link broke but that still runs is ended by stopNode.
+NodeEnd reapWithin(NodeEntry &E) {
+  int Status;
+  for (int Try = 0; Try < 100 && E.Pid > 0; Try++) {
+    if (waitpid(E.Pid, &Status, WNOHANG) == E.Pid) {
+      E.Pid = 0;
+      return {true, Status};
+    }
+    usleep(10000);
+  }
+  return {false, 0};
+}
+
+// How node E ended, after L: End as popcorn-node reported it for a node
+// on another host, else as home reaps the node's process.  Returns the
+// wait status the program ends by (0: none known).
+int describeEnd(Line &L, NodeEntry &E, NodeEnd End) {
+  if (End.Known) {
+    L << ": ";
+  } else {
+    End = reapWithin(E);
+    if (!End.Known)
+      return 0;
+    // An ssh node's process here is ssh: how it ended is not the
+    // program's (a signal that killed ssh is not raised here).
+    if (E.How == Launcher::Ssh) {
+      L << ": its ssh ";
+      if (WIFSIGNALED(End.Status))
+        L << "was killed by signal " << uint64_t(WTERMSIG(End.Status));
+      else
+        L << "exited with status " << uint64_t(WEXITSTATUS(End.Status));
+      return 0;
+    }
+    L << ": ";
+  }
+  if (WIFSIGNALED(End.Status))
+    L << "killed by signal " << uint64_t(WTERMSIG(End.Status));
+  else
+    L << "exit status " << uint64_t(WEXITSTATUS(End.Status));
+  return End.Status;
+}
+
+[[noreturn]] void nodeDied(NodeEntry &E, int Id, NodeEnd End = {false, 0}) {
   int Status = 0;
   {
     Line L;
@@ -51,19 +100,7 @@ constexpr uint16_t Here = sys::Here;
         << " ms (POPCORN_TIMEOUT) while the thread was there";
     } else {
       L << " ended while the thread was there";
-      // Its status, if it has one within a second: a node whose link
-      // broke but that still runs is ended here.
-      for (int Try = 0; Try < 100 && E.Pid > 0; Try++) {
-        if (waitpid(E.Pid, &Status, WNOHANG) == E.Pid) {
-          if (WIFSIGNALED(Status))
-            L << ": killed by signal " << uint64_t(WTERMSIG(Status));
-          else if (WIFEXITED(Status))
-            L << ": exit status " << uint64_t(WEXITSTATUS(Status));
-          E.Pid = 0;
-          break;
-        }
-        usleep(10000);
-      }
+      Status = describeEnd(L, E, End);
     }
   }
   stopNode(E);
@@ -143,6 +180,12 @@ constexpr uint16_t Here = sys::Here;
         nodeDied(E, Id);
       blockAsThreadAway(Mask);
       continue;
+    }
+    case MessageType::NodeEnded: {
+      NodeEndedMessage M;
+      if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M))
+        nodeDied(E, Id);
+      nodeDied(E, Id, {true, M.WaitStatus});
     }
     case MessageType::Exit: {
       ExitMessage M;
@@ -231,6 +274,25 @@ void reportMigrations() {
     L << "; pages kept on nodes checked by hashing: " << writeTrackingOff();
 }
 
+namespace {
+// A node that ended while the thread was home (killed, its host's link
+// dropped) is not sent the thread, which it would lose: it starts again
+// as at the first move there.  One line says so.
+void restartIfEnded(NodeEntry &E, int Id) {
+  char Reason[96];
+  TextBuffer Why(Reason, sizeof Reason);
+  if (!nodeEnded(E, Why))
+    return;
+  if (!node().Quiet) {
+    Line L;
+    L << "popcorn: ";
+    nameNode(L, E, Id);
+    L << " ended while the thread was home (" << Reason << "); it starts again";
+  }
+  forgetEndedNode(Id);
+}
+} // namespace
+
 int migrateAway(RegisterSet &Registers, int Target) {
   NodeState &N = node();
   // Starting the node and flushing stdio may set errno; the thread takes
@@ -251,6 +313,8 @@ int migrateAway(RegisterSet &Registers, int Target) {
     return EBUSY;
   leaveParentsNodes();
   NodeEntry &E = N.Nodes[Target];
+  if (E.Link.Fd >= 0)
+    restartIfEnded(E, Target);
   if (E.Link.Fd < 0) {
     if (!startNode(Target, T->Reach)) {
       // Once per node: a program that keeps trying gets one line.

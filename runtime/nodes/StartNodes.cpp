@@ -125,6 +125,48 @@ void stopNode(NodeEntry &E) {
   forgetLauncherErrors(E);
 }
 
+bool nodeEnded(NodeEntry &E, TextBuffer &Why) {
+  int Status;
+  // An ssh node's process here is its launcher: the node ends with it.
+  if (E.Pid > 0 && waitpid(E.Pid, &Status, WNOHANG) == E.Pid) {
+    E.Pid = 0;
+    Why << (E.How == Launcher::Ssh ? "its ssh" : "it");
+    if (WIFSIGNALED(Status))
+      Why << " was killed by signal " << uint64_t(WTERMSIG(Status));
+    else
+      Why << " exited with status " << uint64_t(WEXITSTATUS(Status));
+    return true;
+  }
+  if (!E.Link.peerGone())
+    return false;
+  // popcorn-node's last word on the link, when a signal killed the node.
+  MessageHeader H;
+  NodeEndedMessage Ended;
+  if (E.Link.receiveHeader(H, 0) && H.Type == MessageType::NodeEnded &&
+      H.Bytes == sizeof Ended && E.Link.receivePayload(&Ended, sizeof Ended) &&
+      WIFSIGNALED(Ended.WaitStatus))
+    Why << "it was killed by signal " << uint64_t(WTERMSIG(Ended.WaitStatus));
+  else
+    Why << "its link closed";
+  return true;
+}
+
+// What home keeps of a node's last life that a new one must not inherit.
+static void forgetLink(NodeEntry &E) {
+  E.Link.open(-1);
+  E.Pid = 0;
+  forgetLauncherErrors(E);
+  E.SignalActionsSent = 0;
+  E.StackAtHome = false;
+}
+
+void forgetEndedNode(int Id) {
+  NodeEntry &E = node().Nodes[Id];
+  stopNode(E);
+  forgetLink(E);
+  forgetHeld(Id);
+}
+
 namespace {
 // Appends to Out ",FD" for each of the program's descriptors a process
 // started now would inherit (3 and up, without close-on-exec), but those
@@ -430,7 +472,7 @@ bool readNodeTable() {
     uint64_t Ms = durationOf(Timeout) / 1000000;
     if (!Ms || Ms > 3600 * 1000) {
       Line() << "popcorn: POPCORN_TIMEOUT: '" << Timeout
-             << "' is not a duration from 1ms to 1h such as 10s or 500ms";
+             << "' is not a duration from 1ms to 1h such as 500ms, 10s or 5m";
       return false;
     }
     N.TimeoutMs = int(Ms);
@@ -472,11 +514,7 @@ void leaveParentsNodes() {
     NodeEntry &E = N.Nodes[I];
     if (E.Link.Fd >= 0)
       close(E.Link.Fd);
-    E.Link.open(-1);
-    E.Pid = 0;
-    forgetLauncherErrors(E);
-    E.SignalActionsSent = 0;
-    E.StackAtHome = false;
+    forgetLink(E);
   }
   forgetAllHeld();
   leaveParentsTracker();

@@ -24,6 +24,15 @@ extern char StartFailure[320];
 /// Node E's process ends (if home started it) and its link closes.
 void stopNode(NodeEntry &E);
 
+/// Whether node E, started, ended since the thread last left it (its
+/// process was reaped, or its link hung up), and how, in Why.  A node
+/// says nothing between trips: this is asked before the thread is sent.
+bool nodeEnded(NodeEntry &E, TextBuffer &Why);
+
+/// Node Id, which ended, is stopped; it starts again at the next move
+/// there as at the first, holding none of home's pages.
+void forgetEndedNode(int Id);
+
 /// A node's name in messages: "node 1 (aarch64)", "node 3 (x86_64 at
 /// HOST:PORT)", "node 4 (aarch64 at ssh:USER@HOST)".
 void nameNode(Line &L, const NodeEntry &E, int Id);

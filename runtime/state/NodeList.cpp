@@ -101,13 +101,35 @@ bool readAddress(Span Entry, Span Address, NodePlace &Node, TextBuffer &Why) {
   return true;
 }
 
+// USER and HOST of "[USER@]HOST" are both named: refused here, an empty
+// one would fail only when the thread first moves, far from the typo.
+// Neither may look like an option.  The last '@' ends USER, as for ssh.
+bool checkUserAndHost(Span Entry, Span Target, TextBuffer &Why) {
+  const char *HostBegin = Target.End;
+  while (HostBegin > Target.Begin && HostBegin[-1] != '@')
+    HostBegin--;
+  Span Host = {HostBegin, Target.End};
+  if (HostBegin > Target.Begin) {
+    Span User = {Target.Begin, HostBegin - 1};
+    if (!User.length())
+      return refuse(Why, Entry, "USER before '@' is empty (ssh:[USER@]HOST, e.g. ssh:alice@node7)");
+    if (*User.Begin == '-')
+      return refuse(Why, Entry, "USER may not begin with '-'");
+  }
+  if (!Host.length())
+    return refuse(Why, Entry, "HOST after '@' is empty (ssh:[USER@]HOST, e.g. ssh:alice@node7)");
+  if (*Host.Begin == '-')
+    return refuse(Why, Entry, "HOST may not begin with '-'");
+  return true;
+}
+
 // "[USER@]HOST" of an ssh launcher into Node.  It becomes one argument of
 // the launcher's command line: no word of its own, and no option.
 bool readSshTarget(Span Entry, Span Target, NodePlace &Node, TextBuffer &Why) {
   if (!Target.length())
     return refuse(Why, Entry, "ssh needs [USER@]HOST, e.g. ssh:alice@node7");
-  if (*Target.Begin == '-')
-    return refuse(Why, Entry, "HOST may not begin with '-'");
+  if (!checkUserAndHost(Entry, Target, Why))
+    return false;
   if (Target.length() >= sizeof Node.Host)
     return refuse(Why, Entry, "[USER@]HOST is longer than ", sizeof Node.Host - 1,
                   " characters");

@@ -89,7 +89,7 @@ bool readSeed(const char *Value, uint32_t, ScheduleSettings &Out, TextBuffer &Wh
 bool readAfter(const char *Value, uint32_t, ScheduleSettings &Out, TextBuffer &Why) {
   if ((Out.AfterNs = durationOf(Value)))
     return true;
-  Why << "after= needs a duration such as after=20ms (ns, us, ms, s)";
+  Why << "after= needs a duration such as after=20ms (ns, us, ms, s, m, h)";
   return false;
 }
 
@@ -236,10 +236,18 @@ uint64_t durationOf(const char *Value) {
   const struct {
     const char *Name;
     uint64_t Nanoseconds;
-  } Units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
-  for (const auto &U : Units)
-    if (!strcmp(Unit, U.Name))
-      return uint64_t((unsigned __int128)Amount.Numerator * U.Nanoseconds / Amount.Denominator);
+  } Units[] = {{"ns", 1},
+               {"us", 1000},
+               {"ms", 1000000},
+               {"s", 1000000000},
+               {"m", 60 * uint64_t(1000000000)},
+               {"h", 3600 * uint64_t(1000000000)}};
+  for (const auto &U : Units) {
+    if (strcmp(Unit, U.Name))
+      continue;
+    auto Ns = (unsigned __int128)Amount.Numerator * U.Nanoseconds / Amount.Denominator;
+    return Ns > ~uint64_t(0) ? 0 : uint64_t(Ns);
+  }
   return 0;
 }
 

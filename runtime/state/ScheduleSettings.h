@@ -34,8 +34,8 @@ struct ScheduleSettings {
 /// and why in Why (one line, for "POPCORN_MIGRATE: ").
 bool readSchedule(const char *Schedule, uint32_t Nodes, ScheduleSettings &Out, TextBuffer &Why);
 
-/// "20ms" and the like (ns, us, ms, s; decimals allowed) in nanoseconds;
-/// 0 if malformed.
+/// "20ms" and the like (ns, us, ms, s, m, h; decimals allowed) in
+/// nanoseconds; 0 if malformed or past 2^64 ns.
 uint64_t durationOf(const char *Value);
 
 } // namespace popcorn

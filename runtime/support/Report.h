@@ -78,7 +78,10 @@ private:
 };
 
 // One line built in a fixed buffer and written to stderr at once, so lines
-// of several threads do not interleave.
+// of several threads do not interleave.  Room for the longest a line
+// holds: a node's name with a 63-character host, the reason its start
+// failed (StartNodes.h: StartFailure, a launcher's own error in it) and
+// what happens next ("; the thread stays home").
 class Line : public TextBuffer {
 public:
   Line() : TextBuffer(Storage, sizeof Storage - 1) {}
@@ -89,7 +92,7 @@ public:
   }
 
 private:
-  char Storage[257];
+  char Storage[513];
 };
 
 } // namespace popcorn

@@ -14,6 +14,12 @@
 #                       refused moves, the program completes at home
 #   node-killed         kill -9 of the node while the thread computes there
 #   node-killed-paging  kill -9 of the node while it fetches pages
+#   node-ended-qemu     kill -9 of the node (qemu) while the thread is
+#                       home: the next move there starts it again, and
+#                       the work is what a run at home prints
+#   node-ended-tcp      the same with a tcp: node (popcorn-node's child)
+#   node-aborts         abort() on a qemu node and on a tcp: node: home
+#                       ends by SIGABRT, as a run at home does
 #   home-killed         kill -9 of home while the thread is away: the node
 #                       ends too
 #   silent-node         a thread computing away longer than POPCORN_TIMEOUT
@@ -89,6 +95,13 @@ node_of() {
 			return
 		fi
 	done
+}
+
+# ended PID: PID is gone or a zombie, whose descriptors are closed (a
+# process's memory goes before them: an empty command line is too soon).
+ended() {
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -z "$state" ] || [ "$state" = Z ]
 }
 
 case $case in
@@ -209,6 +222,65 @@ node-killed | node-killed-paging)
 		fail "no message naming the killed node"
 	grep -q "^start: $pages pages" run.out || fail "output printed before the move was lost"
 	echo "ok: status $status, $(grep 'popcorn: node 1' run.err)"
+	;;
+node-ended-qemu | node-ended-tcp)
+	compile "$tests/faults/revisit.c" revisit
+	touch go
+	POPCORN_NODES=0:x86_64:native timeout 60 ./revisit 1 go >home.out 2>home.err ||
+		fail "the run that stays home failed"
+	rm go
+	nodes=0:x86_64:native,1:aarch64:qemu parent=
+	if [ "$case" = node-ended-tcp ]; then
+		"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+		start_node "$POPCORN_KEY_FILE"
+		nodes=0:x86_64:native,1:aarch64:tcp:127.0.0.1:$port parent=$node_pid
+	fi
+	POPCORN_NODES=$nodes POPCORN_TIMEOUT=5s ./revisit 1 go >run.out 2>run.err &
+	home=$!
+	wait_for run.err 60 "home again" || fail "the thread never came home from node 1"
+	if [ -n "$parent" ]; then # popcorn-node's process for the connection waits for the node
+		node=$(node_of "$(node_of "$parent")")
+	else
+		node=$(node_of "$home")
+	fi
+	[ -n "$node" ] || fail "no node process under ${parent:-home $home}"
+	grep -q "trip 1 on node 1$" run.err || fail "the first trip did not reach node 1"
+	kill -9 "$node"
+	for i in $(seq 100); do ended "$node" && break; sleep 0.1; done
+	touch go
+	status=0
+	wait "$home" || status=$?
+	[ "$status" -eq 0 ] || fail "the program ended with status $status"
+	# Killed by signal 9: home reaps its own node; popcorn-node tells of its.
+	grep -q "^popcorn: node 1 (aarch64.*) ended while the thread was home (it was killed by signal 9); it starts again$" \
+		run.err || fail "no line saying the node ended while the thread was home"
+	grep -q "trip 2 on node 1$" run.err || fail "the second trip did not reach node 1"
+	cmp -s home.out run.out || fail "the work differs from a run at home"
+	echo "ok: $(grep 'ended while' run.err)"
+	;;
+node-aborts)
+	compile "$tests/faults/abort-away.c" abort-away
+	# aborted NAME NODES: the run with node 1 of NODES ends as the run at
+	# home did, with a line that the node was killed by SIGABRT.
+	aborted() {
+		status=0
+		POPCORN_NODES=$2 timeout 60 ./abort-away 1 >"$1.out" 2>"$1.err" || status=$?
+		grep -q "aborts on node 1" "$1.err" || fail "$1: the thread did not reach node 1"
+		[ "$status" = "$home_status" ] ||
+			fail "$1: status $status, the run at home's $home_status"
+		grep -q "^popcorn: node 1 (aarch64.*) ended while the thread was there: killed by signal 6$" \
+			"$1.err" || fail "$1: no line saying node 1 was killed by signal 6"
+		echo "ok: $1: status $status, $(grep '^popcorn:' "$1.err")"
+	}
+	home_status=0
+	POPCORN_NODES=0:x86_64:native timeout 60 ./abort-away 1 >home.out 2>home.err ||
+		home_status=$?
+	[ "$home_status" -gt 128 ] || fail "the run at home did not abort: status $home_status"
+	aborted qemu 0:x86_64:native,1:aarch64:qemu
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_node "$POPCORN_KEY_FILE"
+	aborted tcp 0:x86_64:native,1:aarch64:tcp:127.0.0.1:$port
+	grep -q "node 1 (aarch64) killed by signal 6" node.err || fail "popcorn-node did not log the abort"
 	;;
 home-killed)
 	compile "$tests/faults/worker.c" worker

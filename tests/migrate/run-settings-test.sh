@@ -77,6 +77,15 @@ refused "popcorn: POPCORN_MIGRATE: 'speed=4': no such setting (every, random, af
 	'POPCORN_MIGRATE=every=3;speed=4' POPCORN_LOG=stats
 refused "popcorn: POPCORN_NODES: '1:x86_64:qemu': qemu runs another ISA than this machine's; x86_64 runs native here" \
 	POPCORN_NODES=0:x86_64:native,1:x86_64:qemu POPCORN_LOG=stats
+# POPCORN_TIMEOUT: what its message offers (1ms to 1h) is taken, and no more.
+refused "popcorn: POPCORN_TIMEOUT: '61m' is not a duration from 1ms to 1h such as 500ms, 10s or 5m" \
+	POPCORN_TIMEOUT=61m
+refused "popcorn: POPCORN_TIMEOUT: '0.5ms' is not a duration from 1ms to 1h such as 500ms, 10s or 5m" \
+	POPCORN_TIMEOUT=0.5ms
+for timeout in 1ms 59m 60m 1h; do
+	POPCORN_TIMEOUT=$timeout POPCORN_NODES=0:x86_64:native ./$prog sum >timeout.out 2>timeout.err ||
+		fail "POPCORN_TIMEOUT=$timeout refused: $(cat timeout.err)"
+done
 
 # What a run that stays home computes.
 POPCORN_NODES=0:x86_64:native ./$prog sum >home.out 2>home.err

@@ -11,7 +11,8 @@
 #                   script that runs the command here as srun would there
 #   ssh-errors      a host where no sshd listens, popcorn-node missing on
 #                   the host, another key there, no launcher in PATH, a
-#                   blank POPCORN_SSH or POPCORN_NODE_COMMAND: each is one
+#                   blank POPCORN_SSH or POPCORN_NODE_COMMAND, a long
+#                   USER@HOST with a long error: each is one
 #                   line naming the node and the reason (the launcher's
 #                   own, if it ran), and the program completes at home
 #   ctl-tcp         popcorn-ctl moves a thread home -> node 1 -> node 2 ->
@@ -21,6 +22,12 @@
 #                   without a word to home (quiet-loop.c); ps shows where
 #                   it is, and it prints what a run at home prints
 #   ctl-ssh         the same with ssh: nodes
+#   ssh-ended       the ssh client of an ssh: node killed while the thread
+#                   is home: popcorn-ctl nodes shows the node gone, and
+#                   the next move there starts it again (tests/faults/
+#                   revisit.c: the work is what a run at home prints)
+#   ssh-aborts      abort() on an ssh: node (tests/faults/abort-away.c):
+#                   home ends by SIGABRT, as a run at home does
 #   tcp-paging      bench/migration.c on a tcp: node: 300 round trips and
 #                   their pages, in runs and one by one, while the link
 #                   can signal home's news; the checksum of a run whose
@@ -209,6 +216,27 @@ steer() {
 	echo "ok: the steered run prints what the run at home prints"
 }
 
+# child_of PID: a child process of PID (from /proc: a fresh machine may
+# have no pgrep; a stat line's fields after the command are the state,
+# then the parent).
+child_of() {
+	for stat in /proc/[0-9]*/stat; do
+		parent=$(sed 's/.*) //' "$stat" 2>/dev/null | cut -d' ' -f2)
+		if [ "$parent" = "$1" ]; then
+			child=${stat#/proc/}
+			echo "${child%/stat}"
+			return
+		fi
+	done
+}
+
+# ended PID: PID is gone or a zombie, whose descriptors are closed (a
+# process's memory goes before them: an empty command line is too soon).
+ended() {
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -z "$state" ] || [ "$state" = Z ]
+}
+
 case $case in
 ssh-roundtrip)
 	start_sshd
@@ -288,6 +316,15 @@ ssh-errors)
 		POPCORN_SSH=" " POPCORN_NODE_COMMAND="$node_command"
 	refused blank-node-command "POPCORN_NODE_COMMAND names no command" \
 		POPCORN_SSH="$ssh" POPCORN_NODE_COMMAND=" "
+	# A long USER@HOST (ssh reaches the host at 127.0.0.1) and a long
+	# error from the node's host: a line of about 300 characters keeps the
+	# whole reason and its end.
+	long_host=$(id -un)@node-0042.rack17.dc-west.hpc.example-univ.invalid
+	missing=missing/a-directory-whose-name-is-long-enough-for-this/popcorn-node
+	nodes=0:x86_64:native,1:x86_64:ssh:$long_host
+	name="node 1 (x86_64 at ssh:$long_host)"
+	refused long-host "ssh exited with status 127: .*$missing" \
+		POPCORN_SSH="$ssh -o HostName=127.0.0.1" POPCORN_NODE_COMMAND="$missing"
 	;;
 ctl-tcp)
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
@@ -301,6 +338,53 @@ ctl-ssh)
 	export POPCORN_SSH="$ssh" POPCORN_NODE_COMMAND="$node_command"
 	steer "0:x86_64:native,1:x86_64:ssh:127.0.0.1,2:aarch64:ssh:$(id -un)@127.0.0.1" \
 		"ssh:127.0.0.1" "ssh:$(id -un)@127.0.0.1"
+	;;
+ssh-ended)
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_sshd
+	compile "$tests/faults/revisit.c" revisit
+	touch go
+	POPCORN_NODES=0:x86_64:native timeout 60 ./revisit 1 go >home.out 2>home.err ||
+		fail "the run that stays home failed"
+	rm go
+	POPCORN_SSH=$ssh POPCORN_NODE_COMMAND=$node_command \
+		POPCORN_NODES=0:x86_64:native,1:aarch64:ssh:127.0.0.1 ./revisit 1 go >run.out 2>run.err &
+	pid=$!
+	wait_until 60 grep -q "home again" run.err || fail "the thread never came home from node 1"
+	grep -q "trip 1 on node 1$" run.err || fail "the first trip did not reach node 1"
+	client=$(child_of "$pid")
+	[ -n "$client" ] || fail "no ssh client under home $pid"
+	kill -9 "$client"
+	wait_until 10 ended "$client" || fail "ssh client $client still runs after kill -9"
+	timeout 30 "$build/bin/popcorn-ctl" nodes "$pid" >nodes.out 2>&1 || fail "popcorn-ctl nodes failed"
+	grep -q "^1 .*started, gone" nodes.out ||
+		fail "popcorn-ctl nodes does not show node 1 gone: $(grep '^1 ' nodes.out)"
+	touch go
+	wait "$pid" || fail "the program ended with status $?"
+	pid=
+	grep -q "^popcorn: node 1 (aarch64 at ssh:127.0.0.1) ended while the thread was home (its ssh was killed by signal 9); it starts again$" \
+		run.err || fail "no line saying the node ended while the thread was home"
+	grep -q "trip 2 on node 1$" run.err || fail "the second trip did not reach node 1"
+	cmp -s home.out run.out || fail "the work differs from a run at home"
+	echo "ok: $(grep 'ended while' run.err)"
+	;;
+ssh-aborts)
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_sshd
+	compile "$tests/faults/abort-away.c" abort-away
+	home_status=0
+	POPCORN_NODES=0:x86_64:native timeout 60 ./abort-away 1 >home.out 2>home.err ||
+		home_status=$?
+	[ "$home_status" -gt 128 ] || fail "the run at home did not abort: status $home_status"
+	status=0
+	POPCORN_SSH=$ssh POPCORN_NODE_COMMAND=$node_command \
+		POPCORN_NODES=0:x86_64:native,1:aarch64:ssh:127.0.0.1 timeout 60 ./abort-away 1 \
+		>run.out 2>run.err || status=$?
+	grep -q "aborts on node 1" run.err || fail "the thread did not reach node 1"
+	[ "$status" = "$home_status" ] || fail "status $status, the run at home's $home_status"
+	grep -q "^popcorn: node 1 (aarch64 at ssh:127.0.0.1) ended while the thread was there: killed by signal 6$" \
+		run.err || fail "no line saying node 1 was killed by signal 6"
+	echo "ok: status $status, $(grep '^popcorn:' run.err)"
 	;;
 tcp-paging)
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null

@@ -112,6 +112,10 @@ TEST(NodeList, TakesAnSshTargetWithOrWithoutUser) {
   EXPECT_STREQ(R.Nodes[1].Host, "alice@node7");
   EXPECT_EQ(R.Nodes[2].How, Launcher::Ssh);
   EXPECT_STREQ(R.Nodes[2].Host, "node8.lab");
+  // A user name may hold '@' (a domain's): the last one ends it, as for ssh.
+  R = readNodes("0:x86_64:native,1:aarch64:ssh:alice@corp@node7");
+  ASSERT_TRUE(R.Ok) << R.Why;
+  EXPECT_STREQ(R.Nodes[1].Host, "alice@corp@node7");
 }
 
 TEST(NodeList, RefusesSshTargetsThatAreNotOneArgument) {
@@ -121,6 +125,15 @@ TEST(NodeList, RefusesSshTargetsThatAreNotOneArgument) {
   expectRefused("0:x86_64:native,1:aarch64:ssh:-oProxyCommand=x",
                 "1:aarch64:ssh:-oProxyCommand=x", "may not begin with '-'");
   expectRefused("0:x86_64:native,1:aarch64:ssh:a b", "1:aarch64:ssh:a b", "may not hold spaces");
+  // Each part named, at start rather than at the first move.
+  expectRefused("0:x86_64:native,1:aarch64:ssh:@127.0.0.1", "1:aarch64:ssh:@127.0.0.1",
+                "USER before '@' is empty");
+  expectRefused("0:x86_64:native,1:aarch64:ssh:alice@", "1:aarch64:ssh:alice@",
+                "HOST after '@' is empty");
+  expectRefused("0:x86_64:native,1:aarch64:ssh:-x@host", "1:aarch64:ssh:-x@host",
+                "USER may not begin with '-'");
+  expectRefused("0:x86_64:native,1:aarch64:ssh:alice@-oProxyCommand=x",
+                "1:aarch64:ssh:alice@-oProxyCommand=x", "HOST may not begin with '-'");
   std::string Long = "0:x86_64:native,1:aarch64:ssh:" + std::string(64, 'h');
   expectRefused(Long.c_str(), Long.c_str() + 16, "longer than 63 characters");
 }
@@ -218,6 +231,25 @@ TEST(Schedule, ReadsEachTrigger) {
   EXPECT_TRUE(Empty.Ok);
   EXPECT_EQ(Empty.S.Every + Empty.S.CycleLength, 0u);
   EXPECT_EQ(Empty.S.Seed, 1u);
+}
+
+// POPCORN_TIMEOUT's message offers 1ms to 1h: each unit up to hours is read.
+TEST(Duration, ReadsEveryUnitUpToHours) {
+  EXPECT_EQ(durationOf("500ns"), 500u);
+  EXPECT_EQ(durationOf("2us"), 2000u);
+  EXPECT_EQ(durationOf("1ms"), 1000000u);
+  EXPECT_EQ(durationOf("10s"), 10000000000u);
+  EXPECT_EQ(durationOf("59m"), 59 * 60 * 1000000000ull);
+  EXPECT_EQ(durationOf("60m"), 3600 * 1000000000ull);
+  EXPECT_EQ(durationOf("1h"), 3600 * 1000000000ull);
+  EXPECT_EQ(durationOf("0.5h"), 1800 * 1000000000ull);
+}
+
+TEST(Duration, RefusesUnknownUnitsAndOverflow) {
+  EXPECT_EQ(durationOf("1d"), 0u);
+  EXPECT_EQ(durationOf("1min"), 0u);
+  EXPECT_EQ(durationOf("10"), 0u);
+  EXPECT_EQ(durationOf("6000000h"), 0u) << "past 2^64 ns, not wrapped";
 }
 
 } // namespace

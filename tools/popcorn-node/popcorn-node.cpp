@@ -177,6 +177,28 @@ bool isUnixSocket(int Fd) {
 }
 
 // One connection, in a process of its own: becomes the node or ends.
+// The exit status that tells the launcher how the node ended.
+int statusOf(int Status) {
+  return WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : WEXITSTATUS(Status);
+}
+
+// Waits for the node in process Node and, if a signal killed it, tells
+// home last on its link: home has no process of the node's to wait for,
+// and ends by that signal as it would for a node of its own machine.
+[[noreturn]] void reportEnd(Channel &Link, pid_t Node, const std::string &Peer,
+                            const ImageMessage &M) {
+  int Status = 0;
+  while (waitpid(Node, &Status, 0) < 0 && errno == EINTR)
+    ;
+  if (WIFSIGNALED(Status)) {
+    fprintf(stderr, "popcorn-node: %s: node %u (%s) killed by signal %d\n", Peer.c_str(),
+            unsigned(M.Node), isaOf(M.Machine), WTERMSIG(Status));
+    NodeEndedMessage Ended = {Status};
+    Link.send(MessageType::NodeEnded, &Ended, sizeof Ended); // home may be gone too
+  }
+  _exit(statusOf(Status));
+}
+
 [[noreturn]] void serve(int Fd, const std::string &Peer, const LinkKey &Key) {
   Channel Link;
   Link.open(Fd);
@@ -200,6 +222,12 @@ bool isUnixSocket(int Fd) {
   int Image = receiveImage(Link, Peer, M);
   const char *Isa = isaOf(M.Machine);
   fprintf(stderr, "popcorn-node: %s: node %u (%s)\n", Peer.c_str(), unsigned(M.Node), Isa);
+  // Without a process to wait for it (no fork), the node runs unreported.
+  pid_t Node = fork();
+  if (Node > 0) {
+    close(Image); // the node's own copy keeps it
+    reportEnd(Link, Node, Peer, M);
+  }
   // The link and the image stay open across exec.
   int NodeLink = dup(Fd), NodeImage = dup(Image);
   std::string Path = "/proc/self/fd/" + std::to_string(NodeImage);
@@ -240,11 +268,6 @@ void copyStream(int From, int To) {
       Done += Put;
     }
   }
-}
-
-// The exit status that tells the launcher how the node ended.
-int statusOf(int Status) {
-  return WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : WEXITSTATUS(Status);
 }
 
 // --stdio: the node in a child on a socket pair, relayed to the standard
