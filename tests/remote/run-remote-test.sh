@@ -37,6 +37,7 @@
 # authorized_keys in WORK_DIR; it runs as the user running the test
 # (root in CI), and scripts/install-deps.sh installs it.
 set -eu
+. "$(dirname "$0")/../lib/runs.sh"
 if [ $# -ne 3 ]; then
 	echo "usage: $0 BUILD_DIR CASE WORK_DIR" >&2
 	exit 2
@@ -144,17 +145,6 @@ expect_moves() {
 }
 
 node_command="$build/bin/popcorn-node --key $work/node.key"
-
-# wait_until SECONDS COMMAND...: 0 once COMMAND succeeds, 1 if it has not
-# within SECONDS.
-wait_until() {
-	deadline=$(($(date +%s) + $1))
-	shift
-	until "$@"; do
-		[ "$(date +%s)" -lt "$deadline" ] || return 1
-		sleep 0.1
-	done
-}
 
 # A popcorn-node on 127.0.0.1, on a port the kernel chooses: $node_port.
 start_node() {
