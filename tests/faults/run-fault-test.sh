@@ -34,6 +34,7 @@
 # naming the node and a non-zero status; what the program printed before
 # is in its output.
 set -eu
+. "$(dirname "$0")/../lib/runs.sh"
 if [ $# -ne 3 ]; then
 	echo "usage: $0 BUILD_DIR CASE WORK_DIR" >&2
 	exit 2
@@ -81,27 +82,6 @@ wait_for() {
 		sleep 0.1
 	done
 	return 1
-}
-
-# The child process of $1 that is a node (qemu or native), or nothing.
-# From /proc (a fresh machine may have no pgrep): a stat line's fields
-# after the command's closing parenthesis are the state, then the parent.
-node_of() {
-	for stat in /proc/[0-9]*/stat; do
-		parent=$(sed 's/.*) //' "$stat" 2>/dev/null | cut -d' ' -f2)
-		if [ "$parent" = "$1" ]; then
-			pid=${stat#/proc/}
-			echo "${pid%/stat}"
-			return
-		fi
-	done
-}
-
-# ended PID: PID is gone or a zombie, whose descriptors are closed (a
-# process's memory goes before them: an empty command line is too soon).
-ended() {
-	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-	[ -z "$state" ] || [ "$state" = Z ]
 }
 
 case $case in
@@ -207,7 +187,7 @@ node-killed | node-killed-paging)
 		wait_for run.err 60 "working on node 1" || fail "the thread never reached node 1"
 		sleep 0.3
 	fi
-	node=$(node_of "$home")
+	node=$(child_of "$home")
 	[ -n "$node" ] || fail "no node process under home $home"
 	kill -9 "$node"
 	for i in $(seq 100); do kill -0 "$home" 2>/dev/null || break; sleep 0.1; done
@@ -239,9 +219,9 @@ node-ended-qemu | node-ended-tcp)
 	home=$!
 	wait_for run.err 60 "home again" || fail "the thread never came home from node 1"
 	if [ -n "$parent" ]; then # popcorn-node's process for the connection waits for the node
-		node=$(node_of "$(node_of "$parent")")
+		node=$(child_of "$(child_of "$parent")")
 	else
-		node=$(node_of "$home")
+		node=$(child_of "$home")
 	fi
 	[ -n "$node" ] || fail "no node process under ${parent:-home $home}"
 	grep -q "trip 1 on node 1$" run.err || fail "the first trip did not reach node 1"
@@ -287,7 +267,7 @@ home-killed)
 	./worker 1 4 0 >run.out 2>run.err &
 	home=$!
 	wait_for run.err 60 "working on node 1" || fail "the thread never reached node 1"
-	node=$(node_of "$home")
+	node=$(child_of "$home")
 	[ -n "$node" ] || fail "no node process under home $home"
 	kill -9 "$home"
 	wait "$home" 2>/dev/null || true

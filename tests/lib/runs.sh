@@ -141,3 +141,24 @@ wait_until() {
 		sleep 0.2
 	done
 }
+
+# child_of PID: a child process of PID, or nothing (from /proc: a fresh
+# machine may have no pgrep; a stat line's fields after the command's
+# closing parenthesis are the state, then the parent).
+child_of() {
+	for stat in /proc/[0-9]*/stat; do
+		parent=$(sed 's/.*) //' "$stat" 2>/dev/null | cut -d' ' -f2)
+		if [ "$parent" = "$1" ]; then
+			child=${stat#/proc/}
+			echo "${child%/stat}"
+			return
+		fi
+	done
+}
+
+# ended PID: PID is gone or a zombie, whose descriptors are closed (a
+# process's memory goes before them: an empty command line is too soon).
+ended() {
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -z "$state" ] || [ "$state" = Z ]
+}

@@ -206,27 +206,6 @@ steer() {
 	echo "ok: the steered run prints what the run at home prints"
 }
 
-# child_of PID: a child process of PID (from /proc: a fresh machine may
-# have no pgrep; a stat line's fields after the command are the state,
-# then the parent).
-child_of() {
-	for stat in /proc/[0-9]*/stat; do
-		parent=$(sed 's/.*) //' "$stat" 2>/dev/null | cut -d' ' -f2)
-		if [ "$parent" = "$1" ]; then
-			child=${stat#/proc/}
-			echo "${child%/stat}"
-			return
-		fi
-	done
-}
-
-# ended PID: PID is gone or a zombie, whose descriptors are closed (a
-# process's memory goes before them: an empty command line is too soon).
-ended() {
-	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
-	[ -z "$state" ] || [ "$state" = Z ]
-}
-
 case $case in
 ssh-roundtrip)
 	start_sshd
