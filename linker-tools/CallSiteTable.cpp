@@ -162,9 +162,14 @@ static Error addFrameRules(StringRef File, Isa I, const DWARFDebugFrame &EhFrame
     if (!Table)
       return tableError(File, "bad unwind information for " + S.FunctionName + ": " +
                                   toString(Table.takeError()));
+    // The frame as the call instruction left it, which libunwind reads too
+    // (at Ra - 1): the row at the return address itself may already be the
+    // epilogue's.  aarch64's moves the CFA from x29 to sp right after a last
+    // call, and a frame recorded with it would have its frame pointer left
+    // unwritten by a rewrite.
     const dwarf::UnwindRow *Row = nullptr;
     for (const dwarf::UnwindRow &Candidate : *Table)
-      if (Candidate.hasAddress() && Candidate.getAddress() <= Ra)
+      if (Candidate.hasAddress() && Candidate.getAddress() < Ra)
         Row = &Candidate;
     if (!Row || Row->getCFAValue().getLocation() != dwarf::UnwindLocation::RegPlusOffset)
       return tableError(File, "the frame of " + S.FunctionName +
