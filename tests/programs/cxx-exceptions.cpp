@@ -1,10 +1,9 @@
 // Exceptions thrown and caught, destructors run while unwinding, a handler
-// that throws anew, nested handlers, std::exception's hierarchy, a throw
-// from deep recursion; the thread moves before and after throws (not while
-// an exception is on its way to its handler: the runtime waits).
-// Not here yet: "throw;" (a rethrow) crashes on aarch64 once the stack was
-// rewritten into the other stack region (POPCORN_SELFTEST=same); see
-// docs/architecture.md.
+// that throws anew and one that rethrows, nested handlers, std::exception's
+// hierarchy, a throw from deep recursion; the thread moves before and after
+// throws (not while an exception is on its way to its handler: the runtime
+// waits).  The try of each handler ends its function, so the call in it is
+// the last before aarch64's epilogue, whose unwind row follows the call.
 // POPCORN-MIGRATE-EVERY: 3
 #include <cstdio>
 #include <stdexcept>
@@ -37,12 +36,27 @@ __attribute__((noinline)) static void throwsAnew(int n) {
 	}
 }
 
+__attribute__((noinline)) static void rethrows(int n) {
+	try {
+		dive(0, n);
+	} catch (AppError &e) {
+		printf("rethrowing %s\n", e.what());
+		e.code++;
+		throw;
+	}
+}
+
 int main() {
 	for (int round = 0; round < 3; round++) {
 		try {
 			throwsAnew(round + 2);
 		} catch (const std::runtime_error &e) {
 			printf("caught %s code %d\n", e.what(), dynamic_cast<const AppError &>(e).code);
+		}
+		try {
+			rethrows(round + 1);
+		} catch (const AppError &e) {
+			printf("caught rethrown %s code %d\n", e.what(), e.code);
 		}
 	}
 	try {
