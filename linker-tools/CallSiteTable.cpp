@@ -164,7 +164,7 @@ static Error addFrameRules(StringRef File, Isa I, const DWARFDebugFrame &EhFrame
                                   toString(Table.takeError()));
     // The frame as the call instruction left it, which libunwind reads too
     // (at Ra - 1): the row at the return address itself may already be the
-    // epilogue's.  aarch64's moves the CFA from x29 to sp right after a last
+    // epilogue's: aarch64's moves the CFA from x29 to sp right after a last
     // call, and a frame recorded with it would have its frame pointer left
     // unwritten by a rewrite.
     const dwarf::UnwindRow *Row = nullptr;
