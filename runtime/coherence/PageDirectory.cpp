@@ -163,13 +163,20 @@ void PageDirectory::recallFrom(DirectoryEntry &E, RecallMode Mode, ActionList &O
   Out.add(toNode(Action::Recall, uint8_t(E.Owner), E.Page, Mode));
 }
 
-DirectoryError PageDirectory::invalidated(int From, uint64_t Page, ActionList &Out) {
+DirectoryError PageDirectory::awaitedAnswer(int From, uint64_t Page, bool Data,
+                                            DirectoryEntry *&E) {
   if (From < 0 || From >= Nodes)
     return DirectoryError::BadNode;
-  DirectoryEntry *E = Table.find(Page);
+  E = Table.find(Page);
+  uint8_t Awaited = !E ? 0 : Data ? E->AwaitData : E->AwaitAck;
+  return (Awaited & nodeBit(From)) ? DirectoryError::None : DirectoryError::Unexpected;
+}
+
+DirectoryError PageDirectory::invalidated(int From, uint64_t Page, ActionList &Out) {
+  DirectoryEntry *E;
+  if (DirectoryError Why = awaitedAnswer(From, Page, false, E); Why != DirectoryError::None)
+    return Why;
   uint8_t Bit = nodeBit(From);
-  if (!E || !(E->AwaitAck & Bit))
-    return DirectoryError::Unexpected;
   E->AwaitAck &= ~Bit;
   E->Sharers &= ~Bit;
   if (E->Owner == From)
@@ -186,12 +193,10 @@ DirectoryError PageDirectory::invalidated(int From, uint64_t Page, ActionList &O
 }
 
 DirectoryError PageDirectory::recalled(int From, uint64_t Page, ActionList &Out) {
-  if (From < 0 || From >= Nodes)
-    return DirectoryError::BadNode;
-  DirectoryEntry *E = Table.find(Page);
+  DirectoryEntry *E;
+  if (DirectoryError Why = awaitedAnswer(From, Page, true, E); Why != DirectoryError::None)
+    return Why;
   uint8_t Bit = nodeBit(From);
-  if (!E || !(E->AwaitData & Bit))
-    return DirectoryError::Unexpected;
   E->AwaitData &= ~Bit;
   E->Owner = NoOwner;
   bool Downgraded = E->Step == Phase::Clearing ? Op.Kind == RangeKind::ProtectRead

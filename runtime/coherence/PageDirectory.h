@@ -178,6 +178,9 @@ private:
   void recallFrom(DirectoryEntry &E, RecallMode Mode, ActionList &Out);
   void endTransaction(DirectoryEntry &E, ActionList &Out);
   void makeReady(DirectoryEntry &E);
+  // The entry of Page if it awaits From's answer (its data if Data, else
+  // its acknowledgement), in E; else why the answer is refused.
+  DirectoryError awaitedAnswer(int From, uint64_t Page, bool Data, DirectoryEntry *&E);
   bool parked(uint64_t Page) const;
 
   DirectoryError startRange(RangeKind Kind, uint64_t Low, uint64_t High);
