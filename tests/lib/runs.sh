@@ -162,3 +162,12 @@ ended() {
 	state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
 	[ -z "$state" ] || [ "$state" = Z ]
 }
+
+# enter_work_dir DIR: DIR, emptied, is the current directory, and $work
+# its absolute path.
+enter_work_dir() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cd "$1"
+	work=$(pwd)
+}

@@ -26,9 +26,7 @@ if [ $# -ne 4 ]; then
 	exit 2
 fi
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) work=$3 clang=$4
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
+enter_work_dir "$work"
 bin=$build/bin
 export XDG_RUNTIME_DIR="$(pwd)/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"

@@ -16,10 +16,7 @@ if [ $# -ne 3 ]; then
 	exit 2
 fi
 build=$(cd "$1" && pwd) src=$(cd "$2" && pwd) work=$3
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-work=$(pwd)
+enter_work_dir "$work"
 ctl=$build/bin/popcorn-ctl
 
 # A runtime directory of this test's own, so that other programs' sockets

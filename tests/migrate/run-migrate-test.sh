@@ -38,9 +38,7 @@ if [ $# -ne 3 ]; then
 fi
 build=$(cd "$1" && pwd) src=$2 work=$3
 case $src in /*) ;; *) src=$(pwd)/$src ;; esac
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
+enter_work_dir "$work"
 
 setting() { sed -n "s,^// $1: *,,p" "$src"; }
 min=$(setting MIGRATE-MIN)

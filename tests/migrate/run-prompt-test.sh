@@ -17,9 +17,7 @@ if [ $# -ne 3 ]; then
 fi
 build=$(cd "$1" && pwd) src=$2 work=$3
 case $src in /*) ;; *) src=$(pwd)/$src ;; esac
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
+enter_work_dir "$work"
 ctl=$build/bin/popcorn-ctl
 export XDG_RUNTIME_DIR="$work/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"

@@ -14,9 +14,7 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd) src=$2 work=$3
 case $src in /*) ;; *) src=$(pwd)/$src ;; esac
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
+enter_work_dir "$work"
 inspect=$build/bin/popcorn-inspect
 
 if ! timeout 300 "$build/bin/popcorn-clang" -O2 "$src" -o prog 2>build.err; then

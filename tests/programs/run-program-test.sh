@@ -46,9 +46,7 @@ fi
 bin=$1 sysroot=$2 clang=$3 lld=$4 qemu=$5 src=$6 work=$7 opt=${8:--O2}
 case $src in /*) ;; *) src=$(pwd)/$src ;; esac
 
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
+enter_work_dir "$work"
 
 popcornflags=$(sed -n 's,^// POPCORN-FLAGS: *,,p' "$src")
 # Seconds one run may take (a line "// POPCORN-RUN-TIMEOUT: N"; default 60).

@@ -44,10 +44,7 @@ if [ $# -ne 3 ]; then
 fi
 build=$(cd "$1" && pwd) case=$2 work=$3
 tests=$(cd "$(dirname "$0")/.." && pwd)
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
-work=$(pwd)
+enter_work_dir "$work"
 export POPCORN_KEY_FILE="$work/node.key"
 fail() {
 	echo "FAIL: $*"

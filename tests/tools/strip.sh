@@ -13,9 +13,7 @@ set -eu
 . "$(dirname "$0")/../lib/runs.sh"
 bin=$1 work=$2 clang=$3
 src=$(cd "$(dirname "$0")" && pwd)/strip.c
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
+enter_work_dir "$work"
 
 fail() {
 	echo "FAIL: $*"
