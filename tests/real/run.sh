@@ -3,7 +3,7 @@
 # popcorn-clang through their own build systems, their own test suites run,
 # and a small workload run on the aarch64 image under qemu-aarch64 whose
 # output must equal the x86-64 run's.  Every package is also built and
-# tested with clang-19 -O2 as the baseline.
+# tested with clang-19 -O2 (C++: clang++-19 -O2) as the baseline.
 #
 #   tests/real/run.sh BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N] [--musl-baseline]
 #                     [--migrate SCHEDULE]
@@ -73,8 +73,10 @@ cache=$work/cache
 export JOBS
 
 POPCORN_CC=$build/bin/popcorn-clang
+POPCORN_CXX=$build/bin/popcorn-clang++
 INSPECT=$build/bin/popcorn-inspect
 : "${BASELINE_CC:=clang-19}"
+: "${BASELINE_CXX:=clang++-19}"
 : "${QEMU_AARCH64:=qemu-aarch64}"
 [ -x "$POPCORN_CC" ] || { echo "$0: no $POPCORN_CC (build popcorn first)" >&2; exit 2; }
 command -v "$BASELINE_CC" >/dev/null || { echo "$0: no $BASELINE_CC" >&2; exit 2; }
@@ -101,7 +103,7 @@ WRAPPER
 	chmod +x "$work/musl-cc"
 fi
 
-# build_flavor FLAVOR CC: unpack, build and test one flavor of the package
+# build_flavor FLAVOR CC CXX: unpack, build and test one flavor of the package
 # in $pkgdir/FLAVOR; results in files there (built, build-secs, counts).
 build_flavor() {
 	out=$pkgdir/$1
@@ -109,7 +111,9 @@ build_flavor() {
 	mkdir -p "$out"
 	unpack "$tarball" "$out/src"
 	CC=$2
+	CXX=$3
 	CFLAGS=-O2
+	CXXFLAGS=-O2
 	# popcorn-clang compiles C for aarch64's C ABI on every ISA (the
 	# canonical IR is aarch64's), so an autoconf host is aarch64: guessed
 	# from this machine, x86_64, gnulib decides the C ABI is i386 (its
@@ -121,7 +125,7 @@ build_flavor() {
 	CONFIGURE_HOST=
 	[ "$1" != popcorn ] ||
 		CONFIGURE_HOST="--host=aarch64-unknown-linux-musl gl_cv_host_cpu_c_abi=arm64"
-	export CC CFLAGS CONFIGURE_HOST
+	export CC CXX CFLAGS CXXFLAGS CONFIGURE_HOST
 	start=$(now)
 	if (cd "$out/src" && pkg_build) >"$out/build.log" 2>&1; then
 		echo yes >"$out/built"
@@ -228,10 +232,11 @@ for pkg in $packages; do
 			exit 0
 		}
 		unpack "$tarball" "$pkgdir/input"
-		build_flavor popcorn "$POPCORN_CC"
-		build_flavor baseline "$BASELINE_CC"
+		build_flavor popcorn "$POPCORN_CC" "$POPCORN_CXX"
+		build_flavor baseline "$BASELINE_CC" "$BASELINE_CXX"
 		rm -rf "$pkgdir/musl"
-		[ -z "$musl_baseline" ] || build_flavor musl "$work/musl-cc"
+		# The musl baseline has no C++ library: its CXX is 'false'.
+		[ -z "$musl_baseline" ] || build_flavor musl "$work/musl-cc" false
 		built=$(cat "$pkgdir/popcorn/built")
 		rm -f "$pkgdir/popcorn/counts-migrating"
 		[ -z "$migrate" ] || [ "$built" != yes ] || check_migrating
