@@ -3,7 +3,7 @@
 // One message is a header and a payload of Header.Bytes bytes.  A link
 // starts with authentication (Authentication.h); a node started by
 // popcorn-node then receives the executable (Image).  Home greets the node
-// (Hello), which answers Ready or NodeError.  A thread moves away from
+// (Hello), which answers Ready, NodeError or AddressTaken.  A thread moves away from
 // home with Migrate (its rewritten registers and the used part of its
 // native stack); while it is away the remote node asks home for pages
 // (PageRequest -> PageRun or PageMissing) and runs the system calls that
@@ -129,6 +129,11 @@ enum class MessageType : uint32_t {
   // killed by a signal (a NodeEndedMessage): home, which has no process
   // of the node's to wait for, ends by that signal as for one of its own.
   NodeEnded,
+  // Node -> home, in place of Ready: an address home's memory needs is
+  // taken in this process by something placed at random (qemu-user's own
+  // stack, the vDSO), text as NodeError's.  Another process of the node
+  // will have it free: home starts one.
+  AddressTaken,
 };
 
 struct MessageHeader {

@@ -125,13 +125,14 @@ void receiveHello(const NodeStart &Start) {
                                           Kind == Segment::Shared ? sys::MapFixed
                                                                   : sys::MapFixedNoReplace);
     if (!Reserved) {
-      // The thread would read this process's own memory there instead:
-      // better no thread at all.
+      // The thread would read this process's own memory there instead.
+      // What holds it was placed at random (home's own ranges are kept
+      // clear of this image's): another process will do.
       char Why[128];
       TextBuffer Text(Why, sizeof Why);
       Text << "home's memory at ";
       Text.hex(R.Low) << " is taken here";
-      failNode(Why);
+      retryNode(Why);
     }
     uint64_t Pages = (R.High - R.Low) / PageBytes;
     N.Shared[N.SharedCount] = R;

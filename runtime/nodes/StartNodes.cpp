@@ -369,23 +369,30 @@ bool sendImage(int Id, NodeEntry &E) {
   return Sent || failStart("the link broke while sending the image");
 }
 
+// How many processes a node gets to find home's addresses free.
+constexpr int MaxNodeAttempts = 4;
+
+// How a node answered home's greeting.
+enum class Greeting { Ready, Failed, AddressTaken };
+
 // Authenticates the node, greets it and waits for it to be ready.
-bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, const StackRegion &Stack) {
+Greeting greetNode(int Id, NodeEntry &E, const LinkKey &Key, const StackRegion &Stack) {
   NodeState &N = node();
   E.Link.TimeoutMs = N.TimeoutMs;
   switch (authenticateNode(E.Link, Key)) {
   case AuthResult::Accepted:
     break;
   case AuthResult::Refused:
-    return failStart("it failed authentication (",
-                     E.remote() ? "another key file than this one?" : "not the process home started",
-                     ")");
+    failStart("it failed authentication (",
+              E.remote() ? "another key file than this one?" : "not the process home started", ")");
+    return Greeting::Failed;
   case AuthResult::Lost:
-    return failStart(E.Link.TimedOut ? "no answer within the timeout" : "it went away",
-                     " during authentication");
+    failStart(E.Link.TimedOut ? "no answer within the timeout" : "it went away",
+              " during authentication");
+    return Greeting::Failed;
   }
   if (E.remote() && !sendImage(Id, E))
-    return false;
+    return Greeting::Failed;
   HelloMessage Hello = {uint32_t(getpid()), Here, 0, {}, uint16_t(N.NodeCount), {},
                         uint32_t(N.TimeoutMs), uint32_t(!E.remote())};
   Hello.Ranges = sharedRanges(Hello.Shared, Stack.High);
@@ -395,20 +402,23 @@ bool greetNode(int Id, NodeEntry &E, const LinkKey &Key, const StackRegion &Stac
     Hello.NodeMachines[I] = N.Nodes[I].Machine;
   MessageHeader H;
   if (!E.Link.send(MessageType::Hello, &Hello, sizeof Hello) ||
-      !E.Link.receiveHeader(H, N.TimeoutMs))
-    return failStart(E.Link.TimedOut ? "no answer within the timeout" : "it ended",
-                     " before it was ready");
+      !E.Link.receiveHeader(H, N.TimeoutMs)) {
+    failStart(E.Link.TimedOut ? "no answer within the timeout" : "it ended", " before it was ready");
+    return Greeting::Failed;
+  }
   ReadyMessage Ready;
   if (H.Type == MessageType::Ready && H.Bytes == sizeof Ready &&
       E.Link.receivePayload(&Ready, sizeof Ready)) {
     E.StackAtHome = Ready.StackAtHome;
-    return true;
+    return Greeting::Ready;
   }
   char Text[160] = "a malformed answer to the greeting";
-  if (H.Type == MessageType::NodeError && H.Bytes < sizeof Text &&
+  bool Taken = H.Type == MessageType::AddressTaken;
+  if ((H.Type == MessageType::NodeError || Taken) && H.Bytes < sizeof Text &&
       E.Link.receivePayload(Text, H.Bytes))
     Text[H.Bytes] = 0;
-  return failStart(static_cast<const char *>(Text));
+  failStart(static_cast<const char *>(Text));
+  return Taken ? Greeting::AddressTaken : Greeting::Failed;
 }
 } // namespace
 
@@ -431,21 +441,29 @@ bool startNode(int Id, const StackRegion &Stack) {
     N.SecretReady = true;
     Key = N.Secret;
   }
-  bool Started = E.How == Launcher::Tcp   ? connectNode(E)
-                 : E.How == Launcher::Ssh ? launchRemoteNode(E)
-                                          : spawnNode(Id, E, Key);
-  if (!Started)
-    return false;
-  if (greetNode(Id, E, Key, Stack)) {
-    // What the launcher says from now on is not read: its reason to
-    // fail was all that was wanted.
-    forgetLauncherErrors(E);
-    N.LinksOwner = getpid();
-    return true;
+  // A process whose random placements (qemu-user's stack, the vDSO) took
+  // an address home's memory needs gives way to another: each has its
+  // own, and two in a row are as rare as one in a million.
+  for (int Attempt = 0; Attempt < MaxNodeAttempts; Attempt++) {
+    bool Started = E.How == Launcher::Tcp   ? connectNode(E)
+                   : E.How == Launcher::Ssh ? launchRemoteNode(E)
+                                            : spawnNode(Id, E, Key);
+    if (!Started)
+      return false;
+    Greeting Answer = greetNode(Id, E, Key, Stack);
+    if (Answer == Greeting::Ready) {
+      // What the launcher says from now on is not read: its reason to
+      // fail was all that was wanted.
+      forgetLauncherErrors(E);
+      N.LinksOwner = getpid();
+      return true;
+    }
+    if (Answer == Greeting::Failed && E.How == Launcher::Ssh)
+      explainLauncherFailure(E);
+    stopNode(E);
+    if (Answer == Greeting::Failed)
+      return false;
   }
-  if (E.How == Launcher::Ssh)
-    explainLauncherFailure(E);
-  stopNode(E);
   return false;
 }
 

@@ -18,6 +18,14 @@ void failNode(const char *What) {
   sys::exitGroup(1);
 }
 
+void retryNode(const char *What) {
+  uint32_t Length = 0;
+  while (What[Length])
+    Length++;
+  node().HomeLink.send(MessageType::AddressTaken, What, Length);
+  sys::exitGroup(1);
+}
+
 void lostHome() {
   NodeState &N = node();
   {

@@ -14,6 +14,10 @@ namespace popcorn {
 /// home still waits for its Ready.
 [[noreturn]] void failNode(const char *What);
 
+/// An address home's memory needs is taken here (What says which):
+/// ends the node quietly, asking home for another process (AddressTaken).
+[[noreturn]] void retryNode(const char *What);
+
 /// The link home failed: nothing sensible can go on.
 [[noreturn]] void lostHome();
 

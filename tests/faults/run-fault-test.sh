@@ -8,6 +8,9 @@
 #                       the same output as a run that stays home
 #   stack-top           the arguments and environment above the main
 #                       thread's stack, at every offset of its end in a page
+#   address-taken       a qemu node whose own stack takes the addresses of
+#                       home's arguments: home starts another process, the
+#                       output is what a run at home prints
 #   wrong-key           a node with another key: the move is refused, the
 #                       program completes at home, the node logs the refusal
 #   unreachable         a tcp node where nothing listens, and qemu missing:
@@ -83,6 +86,38 @@ wait_for() {
 }
 
 case $case in
+address-taken)
+	# qemu-user's own stack sits where home's arguments are when neither
+	# randomizes its addresses; home asks for randomization for the node
+	# (StartNodes.cpp: spawnImage), so the qemu-aarch64 first on the PATH
+	# turns it off again for its first run only: what a random placement
+	# does once in a while, made certain.
+	if ! setarch -R true 2>/dev/null; then
+		echo "SKIP: this machine does not let a process turn address randomization off"
+		exit 77
+	fi
+	qemu=$(command -v qemu-aarch64) || fail "no qemu-aarch64"
+	mkdir -p qemu-bin
+	cat >qemu-bin/qemu-aarch64 <<WRAPPER
+#!/bin/sh
+echo run >>"$work/qemu-runs"
+[ "\$(wc -l <"$work/qemu-runs")" -eq 1 ] && exec setarch -R "$qemu" "\$@"
+exec "$qemu" "\$@"
+WRAPPER
+	chmod +x qemu-bin/qemu-aarch64
+	compile "$tests/migrate/roundtrips.c" prog
+	POPCORN_NODES=0:x86_64:native timeout 120 setarch -R ./prog >home.out 2>home.err ||
+		fail "the run that stays home failed"
+	PATH=$work/qemu-bin:$PATH POPCORN_NODES=0:x86_64:native,1:aarch64:qemu POPCORN_LOG=stats \
+		timeout 120 setarch -R ./prog >moved.out 2>moved.err || fail "the moving run failed"
+	runs=$(wc -l <qemu-runs)
+	[ "$runs" -ge 2 ] || fail "qemu-aarch64 ran $runs time(s): the first node never took the address"
+	cmp -s home.out moved.out || fail "the moving run prints other output than the run at home"
+	grep -q 'taken' moved.err && fail "the taken address was reported: $(cat moved.err)"
+	moves=$(sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p' moved.err)
+	[ "${moves:-0}" -ge 1 ] || fail "the thread did not move to the second node"
+	echo "ok: $runs qemu processes, $moves moves, output identical"
+	;;
 tcp-roundtrip)
 	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
 	start_node "$POPCORN_KEY_FILE"
