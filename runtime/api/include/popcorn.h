@@ -32,6 +32,23 @@ const char *popcorn_node_isa(int node);
 /* The ISA the calling thread runs on now: "x86_64" or "aarch64". */
 const char *popcorn_isa(void);
 
+/* Runs FN(ARG) on node NODE, then brings the calling thread back to the
+ * node it was on: the code goes to the data, which pays when moving the
+ * thread there and back costs less than fetching the pages FN reads
+ * (bench/compute-to-data.c measures where that is).  FN may move the
+ * thread itself; it comes back all the same.  Returns 0 once FN has run
+ * and the thread is back.  -1 with errno as popcorn_migrate's if the
+ * thread cannot go to NODE (FN has not run) or cannot come back (FN has
+ * run; popcorn_current_node says where the thread is). */
+static inline int popcorn_run_on(int node, void (*fn)(void *), void *arg)
+{
+	int from = popcorn_current_node();
+	if (node != from && popcorn_migrate(node) != 0)
+		return -1;
+	fn(arg);
+	return popcorn_current_node() == from ? 0 : popcorn_migrate(from);
+}
+
 #ifdef __cplusplus
 }
 #endif
