@@ -137,6 +137,11 @@ build_libunwind() {
 # otherwise ask the linker for -lpthread in its objects).  The unwinder's header is
 # libunwind's, the one the program's exceptions are raised by; the futex
 # constants (include/linux) are ours, musl having no kernel headers.
+# musl has no __cxa_thread_atexit_impl (the compile-only check would find
+# it, and every thread_local with a destructor would then fail to link):
+# libc++abi keeps thread_local destructors itself, run from a thread-
+# specific key's destructor at thread exit and from a static object's
+# destructor at exit.
 build_libcxx() {
 	rm -rf "$work/cxx" "$work/install"
 	"$CMAKE" -G Ninja -S "$work/patched/runtimes" -B "$work/cxx" \
@@ -155,6 +160,7 @@ build_libcxx() {
 		-DLIBCXX_HAS_PTHREAD_LIB=OFF -DLIBCXX_HAS_RT_LIB=OFF -DLIBCXX_HAS_ATOMIC_LIB=OFF \
 		-DLIBCXX_HAS_GCC_S_LIB=OFF -DLIBCXXABI_HAS_PTHREAD_LIB=OFF -DLIBCXXABI_HAS_DL_LIB=OFF \
 		-DLIBCXXABI_HAS_GCC_LIB=OFF -DLIBCXXABI_HAS_GCC_S_LIB=OFF -DLIBCXXABI_HAS_C_LIB=OFF \
+		-DLIBCXXABI_HAS_CXA_THREAD_ATEXIT_IMPL=OFF \
 		-DLIBCXX_ENABLE_TIME_ZONE_DATABASE=OFF \
 		>"$work/configure.log" 2>&1 || { tail -40 "$work/configure.log" >&2; exit 1; }
 	"$CMAKE" --build "$work/cxx" -j "$JOBS" --target install-cxx install-cxxabi \

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RejectNonPortable.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InlineAsm.h"
@@ -30,9 +31,15 @@ namespace popcorn {
 // ISAs pass aggregates to variadic functions in incompatible ways.
 static constexpr StringLiteral VaArgAggregateMarker = "__popcorn_va_arg_aggregate";
 
+// The function as its source names it: a C++ function's symbol is mangled
+// ('_ZN3geo5Point4bumpEi' is 'geo::Point::bump(int)'); a C one's is itself.
+static std::string sourceName(const Function &F) {
+  return demangle(F.getName());
+}
+
 static void report(const Instruction &I, const Twine &What) {
   const Function &F = *I.getFunction();
-  std::string Message = (What + " in function '" + F.getName() +
+  std::string Message = (What + " in function '" + sourceName(F) +
                          "' cannot be compiled for every ISA")
                             .str();
   LLVM_DEBUG(dbgs() << "popcorn: rejecting " << I << "\n");

@@ -20,6 +20,7 @@ struct __emutls_control {
 
 struct slots {
 	size_t count;
+	int freeing_deferred; /* free_slots has put the slots back once */
 	void *object[];
 };
 
@@ -28,9 +29,20 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
 static uintptr_t last_index;
 
+/* The key's destructor, at thread exit.  Other keys' destructors may run
+ * after it and still use thread-locals (libc++abi runs the destructors of
+ * thread_local objects from its own key's, and musl runs keys in the order
+ * they were made), so the first round only puts the slots back: musl
+ * repeats the rounds while a destructor sets a value, and the next one
+ * frees them. */
 static void free_slots(void *p)
 {
 	struct slots *s = p;
+	if (!s->freeing_deferred) {
+		s->freeing_deferred = 1;
+		pthread_setspecific(key, s);
+		return;
+	}
 	for (size_t i = 0; i < s->count; i++)
 		free(s->object[i]);
 	free(s);
@@ -62,6 +74,8 @@ static struct slots *grow(struct slots *s, size_t need)
 	if (!n)
 		abort();
 	memset(n->object + old, 0, (count - old) * sizeof n->object[0]);
+	if (!s)
+		n->freeing_deferred = 0;
 	n->count = count;
 	pthread_setspecific(key, n);
 	return n;

@@ -33,7 +33,9 @@
 #   run-program-test.sh BIN_DIR SYSROOT CLANG LLD QEMU_AARCH64 SOURCE WORK_DIR [OPT]
 #
 # OPT is the optimization level of the popcorn build (default -O2).  A line
-# "// POPCORN-FLAGS: ..." in SOURCE adds options to the popcorn build (compile and link).
+# "// POPCORN-FLAGS: ..." in SOURCE adds options to the popcorn build (compile and link),
+# a line "// POPCORN-LANGUAGE-FLAGS: ..." to both builds (the dialect the
+# program is written in: -fno-exceptions, -fno-rtti).
 # A line "// POPCORN-PREPROCESS-FIRST" makes the popcorn build go through a
 # preprocessed file, as build systems sometimes do: popcorn-clang -E -x c
 # of the source on standard input, then -c of the .i, then the link.
@@ -48,7 +50,8 @@ case $src in /*) ;; *) src=$(pwd)/$src ;; esac
 
 enter_work_dir "$work"
 
-popcornflags=$(sed -n 's,^// POPCORN-FLAGS: *,,p' "$src")
+langflags=$(sed -n 's,^// POPCORN-LANGUAGE-FLAGS: *,,p' "$src")
+popcornflags="$langflags $(sed -n 's,^// POPCORN-FLAGS: *,,p' "$src")"
 # Seconds one run may take (a line "// POPCORN-RUN-TIMEOUT: N"; default 60).
 run_timeout=$(sed -n 's,^// POPCORN-RUN-TIMEOUT: *,,p' "$src")
 # How often the self-test rewrites the stack: every migration point and
@@ -88,13 +91,13 @@ fi
 x86=$sysroot/x86_64
 resource=$("$clang" -print-resource-dir)
 if [ "$driver" = popcorn-clang++ ]; then
-	if ! "$clang" --driver-mode=g++ -ffp-contract=off "$opt" "$src" -o baseline 2>build.err; then
+	if ! "$clang" --driver-mode=g++ -ffp-contract=off "$opt" $langflags "$src" -o baseline 2>build.err; then
 		echo "FAIL: the baseline build of $src (clang++)"
 		cat build.err
 		exit 1
 	fi
 elif ! "$clang" --target=x86_64-linux-musl -nostdinc -isystem "$x86/include" \
-	-isystem "$resource/include" -mlong-double-128 -ffp-contract=off "$opt" -c "$src" -o baseline.o 2>build.err ||
+	-isystem "$resource/include" -mlong-double-128 -ffp-contract=off "$opt" $langflags -c "$src" -o baseline.o 2>build.err ||
 	! "$lld" -static -o baseline "$x86/lib/crt1.o" "$x86/lib/crti.o" baseline.o \
 		--start-group "$x86/lib/libc.a" "$x86/lib/libpopcorn-builtins.a" --end-group \
 		"$x86/lib/crtn.o" 2>>build.err; then
