@@ -5,7 +5,7 @@
 // per element and step, so the indirect calls do not predict from the loop
 // alone.  Integer arithmetic, so every build prints the same checksum.
 //
-//   shapes [STEPS]   (default 1000)
+//   shapes [STEPS]   (default 4000)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -117,7 +117,7 @@ std::unique_ptr<Shape> make(uint32_t r) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int steps = argc > 1 ? atoi(argv[1]) : 1000;
+  int steps = argc > 1 ? atoi(argv[1]) : 4000;
   std::vector<std::unique_ptr<Shape>> shapes;
   for (int i = 0; i < 4096; i++)
     shapes.push_back(make(next()));

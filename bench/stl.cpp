@@ -5,7 +5,7 @@
 // std::map, and report lines assembled with std::string.  Each round is
 // independent; the checksum covers every structure.
 //
-//   stl [ROUNDS]   (default 20)
+//   stl [ROUNDS]   (default 60)
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -99,7 +99,7 @@ uint64_t round(int records) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int rounds = argc > 1 ? atoi(argv[1]) : 20;
+  int rounds = argc > 1 ? atoi(argv[1]) : 60;
   uint64_t sum = 0;
   for (int i = 0; i < rounds; i++)
     sum = sum * 1000003u ^ round(20000);

@@ -8,7 +8,7 @@
 // frame catches everything, cleans up and rethrows.  The evaluator does
 // the ordinary work between errors.
 //
-//   throw [LINES]   (default 100000)
+//   throw [LINES]   (default 400000)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -149,7 +149,7 @@ void expr(std::string &out, int depth) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int lines = argc > 1 ? atoi(argv[1]) : 100000;
+  int lines = argc > 1 ? atoi(argv[1]) : 400000;
   int64_t total = 0;
   long errors = 0;
   uint64_t where = 0;
