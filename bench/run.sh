@@ -5,7 +5,9 @@
 #          without Popcorn; the headline comparison;
 #   same:  Popcorn's own patched x86-64 musl and builtins: isolates what the
 #          compiler and the runtime add.
-# See bench/README.md.
+# C++ benchmarks (*.cpp) are compared in the same way, with LLVM 19's
+# libc++: stock's built unpatched by clang-19 against the same Debian musl
+# (stock.sh), same's Popcorn's own.  See bench/README.md.
 #
 #   bench/run.sh BUILD_DIR [--runs N] [--callgrind] [--only a,b,...]
 #
@@ -22,10 +24,12 @@ usage: bench/run.sh BUILD_DIR [--runs N] [--callgrind] [--only NAME,NAME,...]
   --callgrind   also count executed instructions with valgrind --tool=callgrind
                 (one run each, smaller size argument); deterministic
   --only LIST   run only these benchmarks (comma-separated names)
-Environment: CLANG (clang-19), LLD (ld.lld-19), READELF (llvm-readelf-19),
+Environment: CLANG (clang-19), CLANGXX (clang++-19), LLD (ld.lld-19), READELF (llvm-readelf-19),
              VALGRIND (valgrind), COMPILES (3: compiles timed per build),
              STOCK_MUSL_INCLUDE_x86_64, STOCK_MUSL_LIB_x86_64,
-             STOCK_LIBGCC_x86_64 (Debian's musl-dev and libgcc paths)
+             STOCK_LIBGCC_x86_64 (Debian's musl-dev and libgcc paths),
+             LIBCXX_SRC (llvm-toolchain-19 source an earlier build fetched;
+             default BUILD_DIR/libcxx/src if there)
 EOF
   exit 2
 }
@@ -51,6 +55,7 @@ done
 case "$RUNS" in ''|*[!0-9]*|0) echo "run.sh: --runs needs a positive integer" >&2; exit 2 ;; esac
 
 CLANG=${CLANG:-clang-19}
+CLANGXX=${CLANGXX:-clang++-19}
 LLD=${LLD:-ld.lld-19}
 READELF=${READELF:-llvm-readelf-19}
 VALGRIND=${VALGRIND:-valgrind}
@@ -65,13 +70,13 @@ OUT=$BUILD/bench
 WORK=$OUT/work
 RESULTS=$OUT/results.txt
 
-for tool in "$POPCC" "$INSPECT"; do
+for tool in "$POPCC" "$POPCC++" "$INSPECT"; do
   [ -x "$tool" ] || { echo "run.sh: missing $tool (build the project first)" >&2; exit 1; }
 done
 for f in crt1.o crti.o crtn.o libc.a libpopcorn-builtins.a; do
   [ -f "$SYSROOT/lib/$f" ] || { echo "run.sh: missing sysroot file lib/$f" >&2; exit 1; }
 done
-need=("$CLANG" "$LLD" "$READELF")
+need=("$CLANG" "$CLANGXX" "$LLD" "$READELF")
 [ "$CALLGRIND" = 1 ] && need+=("$VALGRIND")
 for tool in "${need[@]}"; do
   command -v "$tool" >/dev/null || { echo "run.sh: '$tool' not found" >&2; exit 1; }
@@ -92,13 +97,57 @@ matmul 300
 nbody 300000
 qsortcb 100000
 recurse 33
+shapes 200
 sieve 10000
 spectral 800
+stl 3
 strsearch 2048
+throw 20000
 vm 100000
 "
 
+selected() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
+
+# The C++ benchmarks' stock baseline needs its libc++ (built once, ~5
+# minutes on 2 cores).  The same-sysroot one links Popcorn's libc++, which
+# uses three symbols of the Popcorn runtime (itself linkable only by
+# popcorn-ld): a stand-in (no-runtime.c, below) defines them.
+CXX_WANTED=0
+while read -r name _; do
+  [ -n "$name" ] && [ -f "$SRC_DIR/$name.cpp" ] && selected "$name" && CXX_WANTED=1
+done <<<"$BENCHMARKS"
+if [ "$CXX_WANTED" = 1 ]; then
+  for f in libc++.a libc++abi.a libunwind.a; do
+    [ -f "$SYSROOT/lib/$f" ] || { echo "run.sh: missing sysroot file lib/$f" >&2; exit 1; }
+  done
+  [ -n "${LIBCXX_SRC:-}" ] || [ ! -d "$BUILD/libcxx/src" ] || export LIBCXX_SRC=$BUILD/libcxx/src
+  echo "== stock libc++ (into BUILD_DIR/bench/stock-libcxx)" >&2
+  stock_cxx_init "$OUT/stock-libcxx" || { echo "run.sh: cannot build the stock libc++" >&2; exit 1; }
+fi
+
 mkdir -p "$WORK" || exit 1
+if [ "$CXX_WANTED" = 1 ]; then
+  # The migration points' flag stays 0, so their function is never called;
+  # emulated TLS (libc++abi's exception globals) for one thread.
+  cat >"$WORK/no-runtime.c" <<'EOF'
+#include <stdlib.h>
+#include <string.h>
+int __popcorn_migration_pending;
+void __popcorn_migration_point(void) {}
+struct emutls_control { size_t size, align; void *object; const void *init; };
+void *__emutls_get_address(struct emutls_control *c) {
+  if (!c->object) {
+    c->object = aligned_alloc(c->align, (c->size + c->align - 1) / c->align * c->align);
+    if (c->init) memcpy(c->object, c->init, c->size);
+    else memset(c->object, 0, c->size);
+  }
+  return c->object;
+}
+EOF
+  "$CLANG" --target=x86_64-linux-musl -nostdinc -isystem "$SYSROOT/include" \
+    -isystem "$RESOURCE_DIR/include" -mlong-double-128 -O2 -c "$WORK/no-runtime.c" -o "$WORK/no-runtime.o" ||
+    { echo "run.sh: cannot compile the runtime's stand-in" >&2; exit 1; }
+fi
 
 # Microseconds since the epoch, without forking (bash 5).
 now_us() { local t=${EPOCHREALTIME/[.,]/}; echo "$t"; }
@@ -122,19 +171,39 @@ exec_bytes() {
 file_bytes() { wc -c <"$1" | tr -d ' '; }
 
 build_stock() { # src out
-  stock_build x86_64 "$1" "$2"
+  case $1 in
+    *.cpp) stock_build_cxx "$1" "$2" ;;
+    *) stock_build x86_64 "$1" "$2" ;;
+  esac
 }
 
 build_same() { # src out
-  "$CLANG" --target=x86_64-linux-musl -nostdinc -isystem "$SYSROOT/include" \
-    -isystem "$RESOURCE_DIR/include" -mlong-double-128 -O2 -c "$1" -o "$2.o" &&
-    "$LLD" -static -o "$2" "$SYSROOT/lib/crt1.o" "$SYSROOT/lib/crti.o" "$2.o" \
-      --start-group "$SYSROOT/lib/libc.a" "$SYSROOT/lib/libpopcorn-builtins.a" --end-group \
-      "$SYSROOT/lib/crtn.o"
+  case $1 in
+    *.cpp)
+      "$CLANGXX" --target=x86_64-linux-musl -nostdinc -nostdinc++ -isystem "$SYSROOT/include/c++/v1" \
+        -isystem "$SYSROOT/include" -isystem "$RESOURCE_DIR/include" -mlong-double-128 -O2 \
+        -c "$1" -o "$2.o" &&
+        "$LLD" -static --eh-frame-hdr -o "$2" "$SYSROOT/lib/crt1.o" "$SYSROOT/lib/crti.o" "$2.o" \
+          "$SYSROOT/lib/libc++.a" "$SYSROOT/lib/libc++abi.a" "$SYSROOT/lib/libunwind.a" \
+          "$WORK/no-runtime.o" \
+          --start-group "$SYSROOT/lib/libc.a" "$SYSROOT/lib/libpopcorn-builtins.a" --end-group \
+          "$SYSROOT/lib/crtn.o"
+      ;;
+    *)
+      "$CLANG" --target=x86_64-linux-musl -nostdinc -isystem "$SYSROOT/include" \
+        -isystem "$RESOURCE_DIR/include" -mlong-double-128 -O2 -c "$1" -o "$2.o" &&
+        "$LLD" -static -o "$2" "$SYSROOT/lib/crt1.o" "$SYSROOT/lib/crti.o" "$2.o" \
+          --start-group "$SYSROOT/lib/libc.a" "$SYSROOT/lib/libpopcorn-builtins.a" --end-group \
+          "$SYSROOT/lib/crtn.o"
+      ;;
+  esac
 }
 
 build_pop() { # src out
-  "$POPCC" -O2 "$1" -o "$2"
+  case $1 in
+    *.cpp) "$POPCC++" -O2 "$1" -o "$2" ;;
+    *) "$POPCC" -O2 "$1" -o "$2" ;;
+  esac
 }
 
 # Time one command (stdout and stderr appended to $LOG); prints wall-clock
@@ -187,8 +256,9 @@ t_start=$(now_us)
 
 while read -r name cgarg; do
   [ -n "$name" ] || continue
-  if [ -n "$ONLY" ] && [[ ",$ONLY," != *",$name,"* ]]; then continue; fi
+  selected "$name" || continue
   src=$SRC_DIR/$name.c
+  [ -f "$src" ] || src=$SRC_DIR/$name.cpp
   stock=$WORK/$name.stock
   same=$WORK/$name.same
   pop=$WORK/$name.pop

@@ -26,14 +26,35 @@
 # SYSROOT_DIR/ISA/include/c++/v1 and the libraries to SYSROOT_DIR/ISA/lib.
 # Everything is rebuilt only when its inputs (this script, the compiler
 # and its plugin, the list of libc's functions) change.
+#
+#   build-libcxx.sh --stock WORK_DIR
+#
+# builds the baseline the benchmarks compare with (bench/run.sh): the same
+# three libraries from the same source, unpatched, by plain clang-19 and
+# clang++-19 for x86-64 against Debian's unmodified musl (musl-dev; paths
+# as in bench/stock.sh: STOCK_MUSL_INCLUDE_x86_64), into
+# WORK_DIR/install/include/c++/v1 and WORK_DIR/install/lib.
+#
+# Either way LIBCXX_SRC, a source tree an earlier run fetched (its
+# WORK_DIR/src), saves fetching it again.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+stock=0
+if [ "${1:-}" = --stock ]; then
+	stock=1
+	shift
+	[ $# -eq 1 ] || { echo "usage: build-libcxx.sh --stock WORK_DIR" >&2; exit 2; }
+else
+	[ $# -eq 3 ] || { echo "usage: build-libcxx.sh WORK_DIR SYSROOT_DIR BIN_DIR | --stock WORK_DIR" >&2; exit 2; }
+fi
 work=$1
-sysroot=$2
-bin=$3
+sysroot=${2:-}
+bin=${3:-}
 
 : "${CLANG:=clang-19}"
+: "${CLANGXX:=clang++-19}"
+: "${STOCK_MUSL_INCLUDE_x86_64:=/usr/include/x86_64-linux-musl}"
 : "${LLVM_AR:=llvm-ar-19}"
 : "${LLVM_RANLIB:=llvm-ranlib-19}"
 : "${CMAKE:=cmake}"
@@ -44,8 +65,10 @@ parts="libcxx libcxxabi libunwind runtimes cmake llvm/cmake"
 
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
-sysroot=$(cd "$sysroot" && pwd)
-bin=$(cd "$bin" && pwd)
+if [ "$stock" = 0 ]; then
+	sysroot=$(cd "$sysroot" && pwd)
+	bin=$(cd "$bin" && pwd)
+fi
 
 # Fetches the package's upstream tarball once and extracts only $parts,
 # without their tests, benchmarks and documentation (the whole tree is 1.6
@@ -54,6 +77,10 @@ bin=$(cd "$bin" && pwd)
 fetch_source() {
 	[ -f "$work/src/libcxx/CMakeLists.txt" ] && return 0
 	rm -rf "$work/fetch" "$work/src"
+	if [ -n "${LIBCXX_SRC:-}" ] && [ -f "$LIBCXX_SRC/libcxx/CMakeLists.txt" ] && [ -f "$LIBCXX_SRC/.version" ]; then
+		cp -R "$LIBCXX_SRC" "$work/src"
+		return 0
+	fi
 	mkdir -p "$work/fetch"
 	if ! (cd "$work/fetch" && apt-get source --download-only llvm-toolchain-19) >"$work/fetch.log" 2>&1; then
 		cat "$work/fetch.log" >&2
@@ -92,6 +119,14 @@ patch_source() {
 
 # The inputs the libraries are made from: a change to any rebuilds them.
 stamp_of() {
+	if [ "$stock" = 1 ]; then
+		{
+			cat "$here/build-libcxx.sh" "$here"/include/*/*.h "$work/src/.version"
+			echo "$CLANG $CLANGXX $STOCK_MUSL_INCLUDE_x86_64"
+			"$CLANG" --version
+		} | sha256sum | cut -d' ' -f1
+		return
+	fi
 	{
 		cat "$here/build-libcxx.sh" "$here"/include/*/*.h "$here"/patches/*.patch "$work/src/.version"
 		echo "$CLANG"
@@ -105,12 +140,14 @@ stamp_of() {
 # depends on the ABI settings musl's x86-64 build changes (long double,
 # char signedness).
 unwind_flags() {
-	echo "--target=$1-linux-musl -nostdinc -isystem $sysroot/$1/include -isystem $($CLANG -print-resource-dir)/include
+	libc_include=$sysroot/$1/include
+	[ "$stock" = 0 ] || libc_include=$STOCK_MUSL_INCLUDE_x86_64
+	echo "--target=$1-linux-musl -nostdinc -isystem $libc_include -isystem $($CLANG -print-resource-dir)/include
 		-I$work/patched/libunwind/include -O2 -ffunction-sections -fdata-sections -funwind-tables
 		-D_LIBUNWIND_IS_NATIVE_ONLY -DNDEBUG"
 }
 
-build_libunwind() {
+build_libunwind() { # ISA ARCHIVE
 	isa=$1
 	obj=$work/unwind/$isa
 	rm -rf "$obj"
@@ -126,8 +163,8 @@ build_libunwind() {
 		$CLANG $flags $lang -c "$work/patched/libunwind/src/$f" -o "$obj/${f%.*}.o" ||
 			{ echo "build-libcxx.sh: cannot compile libunwind's $f for $isa" >&2; exit 1; }
 	done
-	rm -f "$sysroot/$isa/lib/libunwind.a"
-	$LLVM_AR rcs "$sysroot/$isa/lib/libunwind.a" "$obj"/*.o
+	rm -f "$2"
+	$LLVM_AR rcs "$2" "$obj"/*.o
 }
 
 # libc++ and libc++abi with their own CMake build (the runtimes tree), the
@@ -142,14 +179,24 @@ build_libunwind() {
 # libc++abi keeps thread_local destructors itself, run from a thread-
 # specific key's destructor at thread exit and from a static object's
 # destructor at exit.
+#
+# The stock build (--stock) is the same but for the compilers, plain
+# clang-19 and clang++-19 for x86_64-linux-musl, and the libc headers,
+# Debian's musl's.
 build_libcxx() {
 	rm -rf "$work/cxx" "$work/install"
-	"$CMAKE" -G Ninja -S "$work/patched/runtimes" -B "$work/cxx" \
+	if [ "$stock" = 1 ]; then
+		libc_flags="--target=x86_64-linux-musl -nostdinc -isystem $STOCK_MUSL_INCLUDE_x86_64 -isystem $($CLANG -print-resource-dir)/include"
+		set -- -DCMAKE_C_COMPILER="$(command -v "$CLANG")" -DCMAKE_CXX_COMPILER="$(command -v "$CLANGXX")" \
+			-DCMAKE_C_FLAGS="$libc_flags" -DCMAKE_CXX_FLAGS="$libc_flags -I$work/patched/libunwind/include -I$here/include"
+	else
+		set -- -DCMAKE_C_COMPILER="$bin/popcorn-clang" -DCMAKE_CXX_COMPILER="$bin/popcorn-clang++" \
+			-DCMAKE_CXX_FLAGS="-I$work/patched/libunwind/include -I$here/include"
+	fi
+	"$CMAKE" -G Ninja -S "$work/patched/runtimes" -B "$work/cxx" "$@" \
 		-DCMAKE_BUILD_TYPE=Release \
-		-DCMAKE_C_COMPILER="$bin/popcorn-clang" -DCMAKE_CXX_COMPILER="$bin/popcorn-clang++" \
 		-DCMAKE_AR="$(command -v "$LLVM_AR")" -DCMAKE_RANLIB="$(command -v "$LLVM_RANLIB")" \
 		-DCMAKE_TRY_COMPILE_TARGET_TYPE=STATIC_LIBRARY \
-		-DCMAKE_CXX_FLAGS="-I$work/patched/libunwind/include -I$here/include" \
 		-DCMAKE_INSTALL_PREFIX="$work/install" \
 		-DLLVM_ENABLE_RUNTIMES="libcxx;libcxxabi" \
 		-DLLVM_INCLUDE_TESTS=OFF -DLLVM_INCLUDE_DOCS=OFF \
@@ -186,11 +233,24 @@ if [ -f "$work/.stamp" ] && [ "$(cat "$work/.stamp")" = "$stamp" ]; then
 	echo "libc++ $(cat "$work/src/.version") is up to date"
 	exit 0
 fi
+rm -f "$work/.stamp"
+if [ "$stock" = 1 ]; then
+	[ -f "$STOCK_MUSL_INCLUDE_x86_64/stdio.h" ] ||
+		{ echo "build-libcxx.sh: no musl headers in $STOCK_MUSL_INCLUDE_x86_64 (install musl-dev)" >&2; exit 1; }
+	echo "building stock libc++, libc++abi and libunwind 19 (clang-19, Debian's musl)"
+	# No patches: they are about migration points.
+	rm -rf "$work/patched"
+	cp -R "$work/src" "$work/patched"
+	build_libcxx
+	build_libunwind x86_64 "$work/install/lib/libunwind.a"
+	echo "$stamp" >"$work/.stamp"
+	exit 0
+fi
 echo "building libc++, libc++abi and libunwind 19"
 patch_source
 build_libcxx
 for isa in $isas; do
-	build_libunwind "$isa"
+	build_libunwind "$isa" "$sysroot/$isa/lib/libunwind.a"
 	for lib in libc++ libc++abi; do
 		split_archive "$work/install/lib/$lib.a" "$sysroot/$isa/lib/$lib.a"
 	done

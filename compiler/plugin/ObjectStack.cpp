@@ -19,7 +19,8 @@
 //            any pointer) and the back end folds the offset into addressing
 //   return:  *slot = base + FrameSize (or the saved old value, when
 //            over-alignment moved base)
-//   landing pad: *slot = its value at the invoke (restoreAtLandingPads)
+//   landing pad: *slot = its value at the invoke (restoreAtLandingPads):
+//            base itself, the same at every invoke, unless the frame grows
 //
 // `slot` is the thread's object-stack pointer in struct pthread, reached from
 // the thread pointer (ObjectStackSlot.h).  Variable-sized allocas (VLAs,
@@ -34,6 +35,7 @@
 #include "ObjectStack.h"
 #include "ObjectStackSlot.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -224,12 +226,30 @@ static bool onlyAddressTaken(const AllocaInst &A) {
 // it had at the invoke.  (Also without a frame here: the callers read their
 // frames back from the pointer after a call, and a handler that goes on
 // would leave them the deeper frames' value.)
-static void restoreAtLandingPads(FrameBuilder &FB, ArrayRef<InvokeInst *> Invokes) {
+//
+// In a function whose frame never grows after entry, that value is the same
+// at every invoke (AtEveryCall): every callee gives the pointer back, every
+// landing pad puts it back, and a move leaves it where it was, the object
+// stack being the same memory at the same address on every node.  The pads
+// then store that one value, which RecordCallSites keeps for them in one
+// slot, written once.  Loading the pointer before each invoke instead made
+// each of them keep its own copy in a slot of its own: two loads and two
+// stores per invoke (shapes' loop of virtual calls).
+static void restoreAtLandingPads(FrameBuilder &FB, ArrayRef<InvokeInst *> Invokes,
+                                 Value *AtEveryCall) {
   DenseMap<BasicBlock *, PHINode *> AtInvokeOf;
+  SmallPtrSet<BasicBlock *, 8> Restored;
   for (InvokeInst *Invoke : Invokes) {
+    BasicBlock *Pad = Invoke->getUnwindDest();
+    if (AtEveryCall) {
+      if (Restored.insert(Pad).second) {
+        IRBuilder<> InPad(Pad, Pad->getFirstInsertionPt());
+        FB.store(InPad, AtEveryCall);
+      }
+      continue;
+    }
     IRBuilder<> Before(Invoke);
     Value *AtInvoke = FB.load(Before, "popcorn.at.invoke");
-    BasicBlock *Pad = Invoke->getUnwindDest();
     PHINode *&Phi = AtInvokeOf[Pad];
     if (!Phi) {
       Phi = PHINode::Create(Before.getPtrTy(), pred_size(Pad), "popcorn.at.invokes");
@@ -239,6 +259,28 @@ static void restoreAtLandingPads(FrameBuilder &FB, ArrayRef<InvokeInst *> Invoke
     }
     Phi->addIncoming(AtInvoke, Invoke->getParent());
   }
+  LLVM_DEBUG(if (!Invokes.empty()) dbgs()
+             << "popcorn: " << FB.F.getName() << ": " << Invokes.size() << " invoke(s), "
+             << (AtEveryCall ? "one pointer for all their landing pads\n"
+                             : "the pointer loaded at each\n"));
+}
+
+// Tags V as the object-stack pointer plus AboveSlot right after every call
+// of the function (ObjectStackSlot.h): a record need not carry it.
+static void markFrame(Instruction *V, uint64_t AboveSlot) {
+  LLVMContext &Ctx = V->getContext();
+  V->setMetadata(ObjectStackFrameMD,
+                 MDNode::get(Ctx, ConstantAsMetadata::get(
+                                      ConstantInt::get(Type::getInt64Ty(Ctx), AboveSlot))));
+}
+
+// Without a frame, the pointer at every call is its value at entry.
+static Value *pointerAtEntry(FrameBuilder &FB) {
+  BasicBlock &Entry = FB.F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+  auto *AtEntry = cast<Instruction>(FB.load(B, "popcorn.at.entry"));
+  markFrame(AtEntry, 0);
+  return AtEntry;
 }
 
 static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateObjects) {
@@ -294,9 +336,13 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateOb
     IRBuilder<> After(Call->getNextNode());
     FB.store(After, AtCall);
   }
-  restoreAtLandingPads(FB, Invokes);
-  if (Static.empty() && Dynamic.empty() && Saves.empty() && Restores.empty())
+  // Whatever the callee, the pointer is back where it was at entry, or at
+  // this function's frame, after a call; and only calls change it.
+  bool FixedPointer = Dynamic.empty() && Saves.empty() && Restores.empty();
+  if (Static.empty() && FixedPointer) {
+    restoreAtLandingPads(FB, Invokes, Invokes.empty() ? nullptr : pointerAtEntry(FB));
     return !ReturnsTwice.empty() || !Invokes.empty();
+  }
 
   // One layout on every ISA, even where the ISAs' front ends align an
   // object differently (x86-64 aligns every array of 16 bytes or more to
@@ -343,14 +389,10 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateOb
     B.CreateAlignedStore(Old, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, SavedOld), Align(8));
   }
   FB.store(B, Base);
-  // Whatever the callee, the pointer is back at Base after a call.
-  if (Dynamic.empty() && Saves.empty() && Restores.empty()) {
-    auto *Frame = cast<Instruction>(OverAligned ? Base : Old);
-    uint64_t AboveSlot = OverAligned ? 0 : FrameSize;
-    Frame->setMetadata(ObjectStackFrameMD,
-                       MDNode::get(F.getContext(), ConstantAsMetadata::get(B.getInt64(AboveSlot))));
-  }
+  if (FixedPointer)
+    markFrame(cast<Instruction>(OverAligned ? Base : Old), OverAligned ? 0 : FrameSize);
   Instruction *Fence = B.CreateFence(AtomicOrdering::SequentiallyConsistent, SyncScope::SingleThread);
+  restoreAtLandingPads(FB, Invokes, FixedPointer ? Base : nullptr);
 
   for (const StaticObject &O : Objects)
     rewriteUses(O.Alloca, Base, O.Offset, Fence);

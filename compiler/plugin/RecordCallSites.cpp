@@ -673,6 +673,59 @@ static std::optional<uint64_t> objectFrameAboveSlot(const Value *V) {
 
 using SlotsOfCalls = DenseMap<CallBase *, SmallVector<AllocaInst *, 8>>;
 
+// The object-stack frame (objectFrameAboveSlot) is computed again from the
+// pointer after a call returns, but not in a landing pad: the frames the
+// exception left did not give the pointer back.  Its landing-pad home: one
+// slot for all of V's invokes, written once where the paths to them meet,
+// outside their loops; each landing pad reads it.  V does not change (an
+// SSA value), so that one copy serves every invoke: carried in a slot per
+// invoke instead, the frame cost a load and a store before each of them
+// (shapes' loop of virtual calls).  Not across a setjmp call, after which
+// the frame is not computed again either: that one keeps its own slot.
+//
+// The slot is written at the end of the meeting block (before the call
+// that ends it, if any), where V is either V itself or its version after
+// the call before the block, computed again at its top.  Every call after
+// that store names the slot in its record: a move there must take it along
+// for the landing pads that follow (carryLiveValues).  Returns the store,
+// or null where the frame keeps a slot per call.
+static StoreInst *makePadHome(Value *V, ArrayRef<CallBase *> Crossed, const DominatorTree &DT,
+                               const LoopInfo &LI, CallPlaces &Places) {
+  if (llvm::any_of(Crossed, [](CallBase *C) { return C->hasFnAttr(Attribute::ReturnsTwice); }))
+    return nullptr;
+  BasicBlock *Meet = nullptr;
+  for (CallBase *Call : Crossed)
+    if (isa<InvokeInst>(Call))
+      Meet = Meet ? DT.findNearestCommonDominator(Meet, Call->getParent()) : Call->getParent();
+  if (!Meet)
+    return nullptr;
+  Function &F = *Meet->getParent();
+  auto *Def = dyn_cast<Instruction>(V);
+  BasicBlock *DefBB = Def ? Def->getParent() : &F.getEntryBlock();
+  while (Meet != DefBB && LI.getLoopFor(Meet) != LI.getLoopFor(DefBB))
+    Meet = DT.getNode(Meet)->getIDom()->getBlock();
+
+  AllocaInst *Home = createSlot(F, V->getType(), V->getName() + ".pads");
+  // Before the call that ends the block: the invoke, or the call before
+  // the branch (and the reads after the call for the phis of its successors).
+  Instruction *At = Meet->getTerminator();
+  if (Places.CallBlocks.count(Meet))
+    while (!isa<CallBase>(At) || isa<IntrinsicInst>(At))
+      At = At->getPrevNode();
+  // After V's version at the block's top, should a call end the block
+  // before: nothing but the store there, the versions go before the store.
+  Instruction *Top = Places.versionsBefore(Meet);
+  IRBuilder<> B(At);
+  auto *Start =
+      B.CreateLifetimeStart(Home, B.getInt64(F.getDataLayout().getTypeAllocSize(V->getType())));
+  StoreInst *Store = B.CreateAlignedStore(V, Home, Home->getAlign());
+  if (Top == At)
+    Places.VersionsBefore[Meet] = Start;
+  LLVM_DEBUG(dbgs() << "popcorn: " << V->getName() << " kept for the landing pads of "
+                    << F.getName() << " in one slot, written in " << Meet->getName() << "\n");
+  return Store;
+}
+
 // Carries every value live across the function's recorded calls, the roots
 // of derived pointers first, so that the pointers are recomputed from their
 // versions.  Returns each call's slots.
@@ -789,7 +842,18 @@ static SlotsOfCalls carryLiveValues(Function &F, ArrayRef<CallBase *> Calls,
                                            Align(8), "popcorn.frame.again");
       return B.CreateGEP(B.getInt8Ty(), Pointer, B.getInt64(*AboveSlot));
     };
-    carryAcrossCalls(V, Crossed, Places, FromSlot, nullptr, SlotOf);
+    StoreInst *PadStore = AboveSlot ? makePadHome(V, Crossed, DT, LI, Places) : nullptr;
+    if (!PadStore) {
+      carryAcrossCalls(V, Crossed, Places, FromSlot, nullptr, SlotOf);
+      continue;
+    }
+    auto *PadHome = cast<AllocaInst>(PadStore->getPointerOperand());
+    LiveBlocks Live = liveBlocksOf(V);
+    carryAcrossCalls(V, Crossed, Places, FromSlot, PadHome, SlotOf);
+    for (CallBase *Call : Crossed)
+      if (DT.dominates(PadStore, Call))
+        SlotOf[{Call, V}] = PadHome;
+    endHome(V, PadHome, Live, Places);
   }
 
   SlotsOfCalls Slots;
