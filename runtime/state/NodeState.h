@@ -84,6 +84,10 @@ struct NodeState {
   bool Quiet;        // POPCORN_LOG=quiet: no warnings
   int TimeoutMs;     // POPCORN_TIMEOUT: how long an answer may take
   bool ArenaReady;
+  // The migration metadata, inflated at its first use (MigrationMetadata.h),
+  // and whether it is: not yet, under way, done, or the section is damaged.
+  const popcorn_metadata *Metadata;
+  uint32_t MetadataState;
   // Home: calls that may have made a mapped page unreadable (unmapped,
   // protected, replaced), counted; whether a file was ever mapped (a page
   // past a truncated file's end faults); whether the program ran one
