@@ -18,6 +18,19 @@ struct BitReader {
   unsigned Count = 0;
   bool Overrun = false;
 
+  // Up to N <= 24 bits in Bits, as many as the stream still has.
+  void fill(unsigned N) {
+    while (Count < N && Next < Size) {
+      Bits |= uint32_t(In[Next++]) << Count;
+      Count += 8;
+    }
+  }
+
+  void drop(unsigned N) {
+    Bits >>= N;
+    Count -= N;
+  }
+
   // N <= 16.
   uint32_t take(unsigned N) {
     while (Count < N) {
@@ -40,11 +53,18 @@ struct BitReader {
   }
 };
 
+// Codes of up to FastBits bits are decoded by one look-up of the next
+// FastBits bits of the stream; longer ones a bit at a time.
+constexpr unsigned FastBits = 9;
+
 // A canonical Huffman code (RFC 1951, 3.2.2): how many codes have each
-// length, and the symbols in the order of their codes.
+// length, and the symbols in the order of their codes; per value of the
+// next FastBits bits, the symbol of a code they start with (symbol << 4 |
+// its length; 0 if they start no code that short).
 struct HuffmanCode {
   uint16_t CountOfLength[MaxCodeLength + 1];
   uint16_t Symbols[LiteralLengthSymbols];
+  uint16_t Fast[1u << FastBits];
 };
 
 // False if the lengths describe more codes than fit (an over-subscribed
@@ -69,6 +89,23 @@ bool buildCode(HuffmanCode &Code, const uint8_t *Lengths, unsigned Symbols) {
   for (unsigned S = 0; S < Symbols; S++)
     if (Lengths[S])
       Code.Symbols[FirstOfLength[Lengths[S]]++] = uint16_t(S);
+
+  // Codes are sent most significant bit first, the look-up takes the next
+  // bits least significant first: index by the code reversed.
+  for (uint16_t &F : Code.Fast)
+    F = 0;
+  unsigned Index = 0, First = 0;
+  for (unsigned L = 1; L <= FastBits; L++) {
+    for (unsigned I = 0; I < Code.CountOfLength[L]; I++) {
+      unsigned Value = First + I, Reversed = 0;
+      for (unsigned B = 0; B < L; B++)
+        Reversed |= ((Value >> B) & 1) << (L - 1 - B);
+      for (unsigned Fill = Reversed; Fill < (1u << FastBits); Fill += 1u << L)
+        Code.Fast[Fill] = uint16_t(Code.Symbols[Index + I] << 4 | L);
+    }
+    Index += Code.CountOfLength[L];
+    First = (First + Code.CountOfLength[L]) << 1;
+  }
   return true;
 }
 
@@ -76,6 +113,12 @@ bool buildCode(HuffmanCode &Code, const uint8_t *Lengths, unsigned Symbols) {
 // shorter lengths shifted left: read a bit at a time until the code read
 // so far falls among the current length's codes.  -1: no such code.
 int decodeSymbol(BitReader &R, const HuffmanCode &Code) {
+  R.fill(FastBits);
+  uint16_t Fast = Code.Fast[R.Bits & ((1u << FastBits) - 1)];
+  if (Fast && (Fast & 15) <= R.Count) {
+    R.drop(Fast & 15);
+    return Fast >> 4;
+  }
   int Read = 0, First = 0, Index = 0;
   for (unsigned L = 1; L <= MaxCodeLength; L++) {
     Read |= int(R.take(1));
