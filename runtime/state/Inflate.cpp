@@ -8,20 +8,35 @@ constexpr unsigned MaxCodeLength = 15;
 constexpr unsigned LiteralLengthSymbols = 288; // 286 used, 2 reserved
 constexpr unsigned DistanceSymbols = 30;
 
-// Bits are read least significant first; a byte is fetched only when
-// needed, so a stream that ends early is noticed where it ends.
+// Bits are read least significant first.  fill() takes up to seven bytes
+// at once where the stream has eight more; near its end a byte is fetched
+// only when needed, so a stream that ends early is noticed where it ends.
 struct BitReader {
   const uint8_t *In;
   size_t Size;
   size_t Next = 0;
-  uint32_t Bits = 0;
+  uint64_t Bits = 0; // bits past Count repeat stream bits not yet taken in
   unsigned Count = 0;
   bool Overrun = false;
 
-  // Up to N <= 24 bits in Bits, as many as the stream still has.
+  // At least N <= 24 bits in Bits, or as many as the stream still has.
   void fill(unsigned N) {
+    if (Count >= N)
+      return;
+    if (Size - Next >= 8) {
+      // Little endian (x86-64, aarch64): the next bytes, in stream order.
+      // Those past the whole bytes taken in are ORed in again, at the same
+      // place, by the next fill.
+      uint64_t Word;
+      __builtin_memcpy(&Word, In + Next, 8);
+      Bits |= Word << Count;
+      unsigned Bytes = (63 - Count) / 8;
+      Next += Bytes;
+      Count += Bytes * 8;
+      return;
+    }
     while (Count < N && Next < Size) {
-      Bits |= uint32_t(In[Next++]) << Count;
+      Bits |= uint64_t(In[Next++]) << Count;
       Count += 8;
     }
   }
@@ -33,17 +48,13 @@ struct BitReader {
 
   // N <= 16.
   uint32_t take(unsigned N) {
-    while (Count < N) {
-      if (Next == Size) {
-        Overrun = true;
-        return 0;
-      }
-      Bits |= uint32_t(In[Next++]) << Count;
-      Count += 8;
+    fill(N);
+    if (Count < N) {
+      Overrun = true;
+      return 0;
     }
-    uint32_t Value = Bits & ((1u << N) - 1);
-    Bits >>= N;
-    Count -= N;
+    uint32_t Value = uint32_t(Bits & ((1u << N) - 1));
+    drop(N);
     return Value;
   }
 
@@ -176,9 +187,15 @@ bool inflateCodes(BitReader &R, Output &O, const HuffmanCode &Literals,
     size_t Distance = DistanceBase[DistanceSymbol] + R.take(DistanceExtra[DistanceSymbol]);
     if (R.Overrun || Distance > O.Written || Length > O.Size - O.Written)
       return false;
-    // Byte by byte: a copy may overlap the bytes it produces.
-    for (; Length; Length--, O.Written++)
-      O.Out[O.Written] = O.Out[O.Written - Distance];
+    uint8_t *To = O.Out + O.Written;
+    O.Written += Length;
+    if (Distance >= Length) {
+      __builtin_memcpy(To, To - Distance, Length);
+      continue;
+    }
+    // Byte by byte: the copy overlaps the bytes it produces.
+    for (; Length; Length--, To++)
+      *To = To[-Distance];
   }
 }
 
@@ -306,8 +323,9 @@ bool inflateZlib(const uint8_t *In, size_t InSize, uint8_t *Out, size_t OutSize)
     if (!Ok || R.Overrun)
       return false;
   } while (!Last);
-  // The stream must end where the checksum starts, with the image whole.
-  if (R.Next != R.Size || O.Written != OutSize)
+  // The stream must end where the checksum starts (no whole byte fetched
+  // and left), with the image whole.
+  if (R.Next - R.Count / 8 != R.Size || O.Written != OutSize)
     return false;
   const uint8_t *Sum = In + InSize - 4;
   uint32_t Expected = uint32_t(Sum[0]) << 24 | uint32_t(Sum[1]) << 16 | uint32_t(Sum[2]) << 8 | Sum[3];
