@@ -85,7 +85,8 @@ struct NodeState {
   int TimeoutMs;     // POPCORN_TIMEOUT: how long an answer may take
   bool ArenaReady;
   // The migration metadata, inflated at its first use (MigrationMetadata.h),
-  // and whether it is: not yet, under way, done, or the section is damaged.
+  // and whether it is: not yet, done, the section is damaged, or under way
+  // (MigrationMetadata.cpp).
   const popcorn_metadata *Metadata;
   uint32_t MetadataState;
   // Home: calls that may have made a mapped page unreadable (unmapped,
