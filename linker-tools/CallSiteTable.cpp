@@ -20,6 +20,7 @@
 #include "llvm/DebugInfo/DWARF/DWARFDebugFrame.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/StackMapParser.h"
+#include "llvm/Support/Compression.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstring>
@@ -460,6 +461,70 @@ Expected<std::vector<uint8_t>> serializeMetadata(ArrayRef<CallSiteTable> Tables)
   return Blob;
 }
 
+void renumberSiteIds(MutableArrayRef<CallSiteTable> Tables) {
+  std::vector<uint64_t> Ids;
+  for (const CallSiteTable &T : Tables)
+    for (const CallSite &S : T.Sites)
+      Ids.push_back(S.Site.id);
+  llvm::sort(Ids);
+  Ids.erase(std::unique(Ids.begin(), Ids.end()), Ids.end());
+  for (CallSiteTable &T : Tables)
+    for (CallSite &S : T.Sites)
+      S.Site.id = llvm::lower_bound(Ids, S.Site.id) - Ids.begin();
+}
+
+Expected<std::vector<uint8_t>> packMetadata(ArrayRef<uint8_t> Blob) {
+  if (!compression::zlib::isAvailable())
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot compress the metadata: this LLVM was built without zlib");
+  std::vector<uint8_t> Shuffled(Blob.size());
+  if (!popcorn_shuffle_sites(Shuffled.data(), Blob.data(), Blob.size(), /*Pack=*/1))
+    return createStringError(inconvertibleErrorCode(), "the metadata blob is malformed");
+  SmallVector<uint8_t, 0> Stream;
+  compression::zlib::compress(Shuffled, Stream, compression::zlib::BestSizeCompression);
+  popcorn_packed_metadata Header{};
+  memcpy(Header.magic, POPCORN_PACKED_METADATA_MAGIC, sizeof Header.magic);
+  Header.inflated_size = Blob.size();
+  Header.compressed_size = Stream.size();
+  std::vector<uint8_t> Packed(sizeof Header);
+  memcpy(Packed.data(), &Header, sizeof Header);
+  Packed.insert(Packed.end(), Stream.begin(), Stream.end());
+  return Packed;
+}
+
+static Error damaged(StringRef File, const Twine &Why) {
+  return tableError(File, Twine("the migration metadata in section ") + POPCORN_METADATA_SECTION +
+                              " is damaged: " + Why);
+}
+
+Expected<std::vector<uint8_t>> unpackMetadata(StringRef Section, StringRef File) {
+  popcorn_packed_metadata Header;
+  if (Section.size() < sizeof Header)
+    return damaged(File, "it is shorter than its header");
+  memcpy(&Header, Section.data(), sizeof Header);
+  if (memcmp(Header.magic, POPCORN_PACKED_METADATA_MAGIC, sizeof Header.magic))
+    return damaged(File, "it does not start with " POPCORN_PACKED_METADATA_MAGIC
+                         " (linked by another popcorn-ld?)");
+  if (Header.compressed_size > Section.size() - sizeof Header)
+    return damaged(File, "its header says " + Twine(Header.compressed_size) +
+                             " compressed bytes, the section has room for " +
+                             Twine(Section.size() - sizeof Header));
+  SmallVector<uint8_t, 0> Shuffled;
+  if (Error E = compression::zlib::decompress(
+          arrayRefFromStringRef(Section.substr(sizeof Header, Header.compressed_size)), Shuffled,
+          Header.inflated_size))
+    return damaged(File, "the zlib stream does not inflate to " + Twine(Header.inflated_size) +
+                             " bytes (" + toString(std::move(E)) + ")");
+  if (Shuffled.size() != Header.inflated_size)
+    return damaged(File, "the zlib stream inflates to " + Twine(Shuffled.size()) + " bytes, not " +
+                             Twine(Header.inflated_size));
+  std::vector<uint8_t> Blob(Shuffled.size());
+  if (!popcorn_shuffle_sites(Blob.data(), Shuffled.data(), Shuffled.size(), /*Pack=*/0))
+    return damaged(File, "the inflated blob is not popcorn metadata of version " +
+                             Twine(POPCORN_METADATA_VERSION) + ", or its sites lie outside it");
+  return Blob;
+}
+
 static Expected<StringRef> metadataSection(const ObjectFile &Obj, StringRef File) {
   Expected<std::optional<ElfSection>> Section = findSection(Obj, POPCORN_METADATA_SECTION);
   if (!Section)
@@ -518,7 +583,10 @@ Expected<CallSiteTable> readMetadataCallSites(MemoryBufferRef Executable) {
   Expected<StringRef> Section = metadataSection(*Elf, File);
   if (!Section)
     return Section.takeError();
-  BlobReader R{File, *Section};
+  Expected<std::vector<uint8_t>> Blob = unpackMetadata(*Section, File);
+  if (!Blob)
+    return Blob.takeError();
+  BlobReader R{File, toStringRef(ArrayRef<uint8_t>(*Blob))};
   popcorn_metadata Header;
   if (Error E = R.read(0, Header, "the header"))
     return std::move(E);

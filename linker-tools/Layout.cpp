@@ -261,7 +261,8 @@ std::string writeLinkerScript(const IsaLayout &Layout) {
     if (Out.ReservedSize) {
       OS << format("  %s %#llx : { BYTE(0); . = %#llx; }\n", Out.Name.c_str(), Out.Address,
                    Out.Address + Out.ReservedSize)
-         << format("  __popcorn_metadata = %#llx;\n", Out.Address);
+         << format("  __popcorn_metadata = %#llx;\n", Out.Address)
+         << format("  __popcorn_metadata_end = %#llx;\n", Out.Address + Out.ReservedSize);
       continue;
     }
     OS << format("  %s %#llx : {\n", Out.Name.c_str(), Out.Address);

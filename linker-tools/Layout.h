@@ -43,8 +43,8 @@ struct IsaLayout {
 /// left as padding in the other ISAs.
 ///
 /// MetadataSize bytes are reserved for the migration metadata at the end of
-/// the shared read-only region (section .popcorn.metadata, symbol
-/// __popcorn_metadata).
+/// the shared read-only region (section .popcorn.metadata, symbols
+/// __popcorn_metadata and __popcorn_metadata_end).
 std::vector<IsaLayout> computeLayout(const std::vector<std::vector<MappedSection>> &Maps,
                                      uint64_t MetadataSize);
 

@@ -14,8 +14,11 @@
 //      which is the same bytes as the host's and stored once (SharedBytes.h);
 //   4. check that every shared symbol has one address (VerifyLayout.h) and
 //      that every call site has its equivalent on every ISA (CallSiteTable.h);
-//   5. write the migration metadata into the host's executable and remove
-//      the stack maps it was made from (nothing reads them at run time).
+//   5. write the migration metadata, compressed (popcorn/Metadata.h), into
+//      the host's executable and remove the stack maps it was made from
+//      (nothing reads them at run time).  The layout reserved the first
+//      link's compressed metadata and a margin; if the final metadata
+//      does not fit, steps 3 and 4 run again with room for it.
 //
 //===----------------------------------------------------------------------===//
 #include "CallSiteTable.h"
@@ -291,6 +294,70 @@ static std::string writeImageObject(const IsaInfo &Info, const std::string &Exec
   return Path;
 }
 
+// The migration metadata of Tables as section .popcorn.metadata holds it:
+// site IDs numbered densely, packed (popcorn/Metadata.h).
+static std::vector<uint8_t> packedMetadata(std::vector<CallSiteTable> &Tables) {
+  renumberSiteIds(Tables);
+  Expected<std::vector<uint8_t>> Blob = serializeMetadata(Tables);
+  if (!Blob)
+    fail(toString(Blob.takeError()));
+  Expected<std::vector<uint8_t>> Packed = packMetadata(*Blob);
+  if (!Packed)
+    fail(toString(Packed.takeError()));
+  return std::move(*Packed);
+}
+
+// Room reserved beyond Packed bytes of metadata: the final links move
+// code, and the return addresses compress a little differently.
+static uint64_t metadataMargin(uint64_t Packed) { return 256 + Packed / 64; }
+
+// The first reservation: the first link's packed metadata and a margin.
+// POPCORN_LD_FIRST_METADATA_MARGIN (bytes, may be negative) replaces the
+// margin, for a test that makes the reservation too small.
+static uint64_t firstReservation(uint64_t Packed) {
+  if (const char *Forced = getenv("POPCORN_LD_FIRST_METADATA_MARGIN")) {
+    int64_t Margin = strtoll(Forced, nullptr, 10);
+    return Margin < 0 && uint64_t(-Margin) >= Packed ? 1 : Packed + Margin;
+  }
+  return Packed + metadataMargin(Packed);
+}
+
+// The final links, with Reserve bytes for the metadata: the other ISAs
+// first, then the host's, which takes their executables in.  Checks that
+// every shared symbol has one address; returns the executables' bytes.
+static std::vector<std::unique_ptr<MemoryBuffer>>
+finalLinks(const std::vector<std::vector<MappedSection>> &Maps, uint64_t Reserve,
+           const SplitInputs &Split, const Options &Opts, const std::string &Sysroot,
+           std::vector<std::string> &Executables) {
+  std::vector<IsaLayout> Layouts = computeLayout(Maps, Reserve);
+  std::vector<std::string> Scripts;
+  for (size_t I = 0; I < AllIsas.size(); ++I) {
+    std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
+    Scripts.push_back(Base + "layout.ld");
+    writeFile(Scripts.back(), writeLinkerScript(Layouts[I]));
+    Executables[I] = Base + "prog.aligned";
+  }
+  std::vector<RunningLink> Links;
+  for (size_t I = 1; I < AllIsas.size(); ++I)
+    Links.push_back(startLink(AllIsas[I], Split.PerIsa[I], Opts, Sysroot, Executables[I],
+                              {"-T", Scripts[I]}));
+  finishLinks(Links);
+  std::vector<std::string> HostExtra = {"-T", Scripts[0]};
+  for (size_t I = 1; I < AllIsas.size(); ++I)
+    HostExtra.push_back(writeImageObject(AllIsas[I], Executables[I], Opts.Strip));
+  finishLinks(startLink(HostIsa, Split.PerIsa[0], Opts, Sysroot, Executables[0], HostExtra));
+
+  std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
+  for (const std::string &Path : Executables)
+    Buffers.push_back(readFile(Path));
+  std::vector<MemoryBufferRef> Refs;
+  for (const std::unique_ptr<MemoryBuffer> &Buffer : Buffers)
+    Refs.push_back(Buffer->getMemBufferRef());
+  if (Error E = verifyLayout(Refs))
+    fail("the ISAs' layouts disagree:\n" + toString(std::move(E)));
+  return Buffers;
+}
+
 int main(int Argc, char **Argv) {
   InitLLVM X(Argc, Argv);
   Options Opts = parseOptions(Argc, Argv);
@@ -315,6 +382,7 @@ int main(int Argc, char **Argv) {
   writeFile(KeepStackMaps, "SECTIONS { .llvm_stackmaps (INFO) : { KEEP(*(.llvm_stackmaps)) } }\n"
                            "INSERT AFTER .rodata;\n"
                            "__popcorn_metadata = 0;\n"
+                           "__popcorn_metadata_end = 0;\n"
                            "__popcorn_private_start = 0;\n"
                            "__popcorn_private_end = 0;\n");
   std::vector<std::string> Executables;
@@ -339,45 +407,35 @@ int main(int Argc, char **Argv) {
     Maps.push_back(std::move(*Map));
   }
 
-  Expected<std::vector<uint8_t>> FirstMetadata = serializeMetadata(FirstTables);
-  if (!FirstMetadata)
-    fail(toString(FirstMetadata.takeError()));
-  std::vector<IsaLayout> Layouts = computeLayout(Maps, FirstMetadata->size());
-  std::vector<std::string> Scripts;
-  for (size_t I = 0; I < AllIsas.size(); ++I) {
-    std::string Base = TempDir + "/" + std::string(AllIsas[I].Name) + "/";
-    Scripts.push_back(Base + "layout.ld");
-    writeFile(Scripts.back(), writeLinkerScript(Layouts[I]));
-    Executables[I] = Base + "prog.aligned";
-  }
-  Links.clear();
-  for (size_t I = 1; I < AllIsas.size(); ++I)
-    Links.push_back(startLink(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables[I],
-                              {"-T", Scripts[I]}));
-  finishLinks(Links);
-  std::vector<std::string> HostExtra = {"-T", Scripts[0]};
-  for (size_t I = 1; I < AllIsas.size(); ++I)
-    HostExtra.push_back(writeImageObject(AllIsas[I], Executables[I], Opts.Strip));
-  finishLinks(startLink(HostIsa, Split->PerIsa[0], Opts, Sysroot, Executables[0], HostExtra));
-
+  // The section's size is fixed before the final links, and the metadata
+  // is final only after them: its return addresses change, and with them
+  // how well it compresses.  Reserve the first link's packed metadata and
+  // a margin; when the final one does not fit (rare), lay out and link
+  // again with room for it.
+  uint64_t Reserve = firstReservation(packedMetadata(FirstTables).size());
   std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
-  for (const std::string &Path : Executables)
-    Buffers.push_back(readFile(Path));
-  std::vector<MemoryBufferRef> Refs;
-  for (const std::unique_ptr<MemoryBuffer> &Buffer : Buffers)
-    Refs.push_back(Buffer->getMemBufferRef());
-  if (Error E = verifyLayout(Refs))
-    fail("the ISAs' layouts disagree:\n" + toString(std::move(E)));
-  std::vector<CallSiteTable> Tables;
-  for (const std::string &Path : Executables)
-    Tables.push_back(readTable(Path));
-  if (Error E = verifyCallSites(Tables))
-    fail("the ISAs' call sites disagree:\n" + toString(std::move(E)));
-  Expected<std::vector<uint8_t>> Metadata = serializeMetadata(Tables);
-  if (!Metadata)
-    fail(toString(Metadata.takeError()));
+  std::vector<uint8_t> Metadata;
+  for (int Round = 1;; ++Round) {
+    Buffers = finalLinks(Maps, Reserve, *Split, Opts, Sysroot, Executables);
+    std::vector<CallSiteTable> Tables;
+    for (const std::string &Path : Executables)
+      Tables.push_back(readTable(Path));
+    if (Error E = verifyCallSites(Tables))
+      fail("the ISAs' call sites disagree:\n" + toString(std::move(E)));
+    Metadata = packedMetadata(Tables);
+    if (Metadata.size() <= Reserve)
+      break;
+    if (Round == 4)
+      fail("the migration metadata (" + Twine(Metadata.size()) + " bytes) outgrew the " +
+           Twine(Reserve) + " bytes reserved for it in " + Twine(Round) + " layouts");
+    uint64_t Needed = Metadata.size() + metadataMargin(Metadata.size());
+    if (Opts.Verbose || getenv("POPCORN_LD_FIRST_METADATA_MARGIN"))
+      errs() << "popcorn-ld: the metadata needs " << Metadata.size() << " bytes, " << Reserve
+             << " were reserved: linking again with " << Needed << "\n";
+    Reserve = Needed;
+  }
   std::unique_ptr<MemoryBuffer> MultiIsa =
-      withoutStackMaps(*withMetadata(*Buffers[0], *Metadata), Opts.Strip);
+      withoutStackMaps(*withMetadata(*Buffers[0], Metadata), Opts.Strip);
   writeFile(Opts.Output, MultiIsa->getBuffer(), /*Executable=*/true);
   finish();
   return 0;

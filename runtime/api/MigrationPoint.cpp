@@ -24,6 +24,7 @@
 #include "nodes/HomeNode.h"
 #include "nodes/RemoteNode.h"
 #include "Rewrite.h"
+#include "state/MigrationMetadata.h"
 #include "state/NodeState.h"
 #include "state/Settings.h"
 #include "support/Report.h"
@@ -78,7 +79,7 @@ const char *modeName(Mode M) { return M == Mode::SameIsa ? "same" : "roundtrip";
 // frame, whose return address is musl's __restore_rt.  No migration crosses
 // a signal frame (the stack rewrite refuses it), so the walk ends there.
 void checkStack(RegisterSet &Registers) {
-  IsaTables Tables(&__popcorn_metadata, uint16_t(Registers.Machine));
+  IsaTables Tables(migrationMetadata(), uint16_t(Registers.Machine));
   if (!Tables.valid())
     unwindFailed("the program has no migration metadata for this ISA", Registers.Pc, 0);
   FrameCursor Cursor(Tables, Registers);
@@ -115,10 +116,10 @@ void runSelfTest(void *Arg) {
   RegisterSet &Source = *Job.Registers;
   uint16_t Here = uint16_t(Source.Machine);
   uint16_t There = Here == EmX86_64 ? EmAArch64 : EmX86_64;
-  if (!T.RegionsReady && !setUpStackRegions(T, &__popcorn_metadata, Source))
+  if (!T.RegionsReady && !setUpStackRegions(T, migrationMetadata(), Source))
     return;
 
-  RewriteRequest Request{&__popcorn_metadata, &Source, Here, Source.ThreadPointer,
+  RewriteRequest Request{migrationMetadata(), &Source, Here, Source.ThreadPointer,
                          T.Regions[1 - T.Current], T.Scratch, T.MaxFrames};
   Request.SignalReturn = signalReturnAddress();
   RewriteResult Result;
@@ -137,7 +138,7 @@ void runSelfTest(void *Arg) {
     Result = rewriteStack(Request, Middle);
     if (Result.Error == RewriteError::None) {
       moveSetjmpFrames(Setjmps, Request, Result.Frames);
-      RewriteRequest Back{&__popcorn_metadata, &Middle, Here, Source.ThreadPointer,
+      RewriteRequest Back{migrationMetadata(), &Middle, Here, Source.ThreadPointer,
                           T.Regions[T.Current], T.Scratch, T.MaxFrames};
       Back.SignalReturn = Request.SignalReturn;
       Result = rewriteStack(Back, Out);

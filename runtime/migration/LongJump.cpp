@@ -33,6 +33,7 @@
 #include "migration/LongJump.h"
 #include "FrameCursor.h"
 #include "migration/Thread.h"
+#include "state/MigrationMetadata.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
@@ -279,7 +280,7 @@ uint64_t setjmpFrameDepth(uint64_t Serial) {
 void popcorn::noteArrivedFrames(const RegisterSet &Registers) {
   NodeState &N = node();
   N.ArrivedCount = 0;
-  IsaTables Tables(&__popcorn_metadata, sys::Here);
+  IsaTables Tables(migrationMetadata(), sys::Here);
   if (!Tables.valid())
     return;
   if (!N.Arrived)
@@ -320,7 +321,7 @@ int __popcorn_note_setjmp(uint64_t *Buffer) {
     return 0;
   }
   // Nested deeper than the table holds: the depth, by a walk.
-  IsaTables Tables(&__popcorn_metadata, sys::Here);
+  IsaTables Tables(migrationMetadata(), sys::Here);
   RegisterSet R = callerRegisters(Buffer, Sigsetjmp);
   Buffer[NoteWord] = Machine | ByWalk;
   Buffer[FrameWord] = Tables.valid() ? depthFrom(FrameCursor(Tables, R)) : 0;
@@ -347,7 +348,7 @@ void popcorn_longjmp_slow(uint64_t *Buffer, int Value, RegisterSet *Here) {
   if (!Depth)
     return; // noted where no rewrite reaches, or the walk failed: musl's longjmp
 
-  IsaTables Tables(&__popcorn_metadata, sys::Here), Then(&__popcorn_metadata, Machine);
+  IsaTables Tables(migrationMetadata(), sys::Here), Then(migrationMetadata(), Machine);
   if (!Tables.valid() || !Then.valid())
     cannotJump("no migration metadata");
   const popcorn_call_site *SetjmpThen =

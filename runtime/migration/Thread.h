@@ -7,8 +7,6 @@
 #include "SetjmpFrames.h"
 
 extern "C" {
-// Laid out by popcorn-ld at the same address in every ISA's image.
-extern const popcorn_metadata __popcorn_metadata;
 // Assembly (runtime/arch): load every register of the set and jump to its pc.
 [[noreturn]] void popcorn_resume(const popcorn::RegisterSet *Registers);
 // Assembly: run Fn(Arg) with the stack pointer at Top.

@@ -12,6 +12,7 @@
 #include "signals/SignalState.h"
 #include "signals/Steering.h"
 #include "state/ExecutableFile.h"
+#include "state/MigrationMetadata.h"
 #include "state/NodeState.h"
 #include "state/ScheduleSettings.h"
 #include "state/Settings.h"
@@ -117,7 +118,7 @@ void findAt(const ExecutableFile &Exe, const char *Name, uint16_t Machine, Funct
                    : ": no such function in the program");
     sys::exitGroup(2);
   }
-  IsaTables Tables(&__popcorn_metadata, Machine);
+  IsaTables Tables(migrationMetadata(), Machine);
   if (!Out.End && Tables.valid())
     Out.End = Tables.recordedCallsEnd(Out.Start);
 }
@@ -129,7 +130,7 @@ void readAt(const char *Name) {
   // A bounded function (no loop, and calls only to such functions) has no
   // migration point, nor any recorded call: entering it triggers nothing.
   const FunctionRange &Here = Plan.At[sys::Here == EmX86_64 ? 0 : 1];
-  IsaTables Tables(&__popcorn_metadata, sys::Here);
+  IsaTables Tables(migrationMetadata(), sys::Here);
   if (Tables.valid() && !Tables.recordsCallsIn(Here.Start, Here.End)) {
     Line() << "popcorn: POPCORN_MIGRATE: at=" << Name
            << ": the function has no migration point (it has no loop and calls no function"

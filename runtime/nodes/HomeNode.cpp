@@ -17,6 +17,7 @@
 #include "nodes/StartNodes.h"
 #include "signals/SignalState.h"
 #include "signals/Steering.h"
+#include "state/MigrationMetadata.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
@@ -301,7 +302,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   if (!N.ArenaReady)
     return ENOTSUP;
   ThreadState *T = currentThread();
-  if (!T || (!T->RegionsReady && !setUpStackRegions(*T, &__popcorn_metadata, Registers)))
+  if (!T || (!T->RegionsReady && !setUpStackRegions(*T, migrationMetadata(), Registers)))
     return ENOMEM;
   if (T->Current != 0)
     return EAGAIN;
@@ -343,7 +344,7 @@ int migrateAway(RegisterSet &Registers, int Target) {
   const StackRegion &Away = E.StackAtHome ? T->Regions[0] : T->Regions[1];
   uint8_t *Image = E.StackAtHome ? T->Staging : reinterpret_cast<uint8_t *>(Away.Low);
   RegisterSet Out;
-  RewriteRequest Request{&__popcorn_metadata, &Registers, E.Machine,
+  RewriteRequest Request{migrationMetadata(), &Registers, E.Machine,
                          threadPointerFor(E.Machine, Registers), Away, T->Scratch, T->MaxFrames};
   Request.SignalReturn = signalReturnAddress();
   Request.WriteBias = int64_t(uint64_t(Image) - Away.Low);

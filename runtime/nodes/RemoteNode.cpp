@@ -8,6 +8,7 @@
 #include "migration/Thread.h"
 #include "signals/SignalState.h"
 #include "signals/Steering.h"
+#include "state/MigrationMetadata.h"
 #include "state/NodeFailure.h"
 #include "state/NodeState.h"
 #include "support/ProcessMaps.h"
@@ -244,7 +245,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   settleResetActions();
   RegisterSet Out;
   int64_t Bias = int64_t(N.HomeStackImage) - int64_t(N.Home.Low);
-  RewriteRequest Request{&__popcorn_metadata, &Registers, N.HomeMachine,
+  RewriteRequest Request{migrationMetadata(), &Registers, N.HomeMachine,
                          threadPointerFor(N.HomeMachine, Registers), N.Home, N.Scratch,
                          N.MaxFrames, Bias, signalReturnAddress()};
   TraceSpan Departure(TraceKind::Leave);

@@ -8,29 +8,53 @@ constexpr unsigned MaxCodeLength = 15;
 constexpr unsigned LiteralLengthSymbols = 288; // 286 used, 2 reserved
 constexpr unsigned DistanceSymbols = 30;
 
-// Bits are read least significant first; a byte is fetched only when
-// needed, so a stream that ends early is noticed where it ends.
+// Bits are read least significant first.  fill() takes up to seven bytes
+// at once where the stream has eight more; near its end a byte is fetched
+// only when needed, so a stream that ends early is noticed where it ends.
 struct BitReader {
   const uint8_t *In;
   size_t Size;
   size_t Next = 0;
-  uint32_t Bits = 0;
+  uint64_t Bits = 0; // bits past Count repeat stream bits not yet taken in
   unsigned Count = 0;
   bool Overrun = false;
 
-  // N <= 16.
-  uint32_t take(unsigned N) {
-    while (Count < N) {
-      if (Next == Size) {
-        Overrun = true;
-        return 0;
-      }
-      Bits |= uint32_t(In[Next++]) << Count;
+  // At least N <= 24 bits in Bits, or as many as the stream still has.
+  void fill(unsigned N) {
+    if (Count >= N)
+      return;
+    if (Size - Next >= 8) {
+      // Little endian (x86-64, aarch64): the next bytes, in stream order.
+      // Those past the whole bytes taken in are ORed in again, at the same
+      // place, by the next fill.
+      uint64_t Word;
+      __builtin_memcpy(&Word, In + Next, 8);
+      Bits |= Word << Count;
+      unsigned Bytes = (63 - Count) / 8;
+      Next += Bytes;
+      Count += Bytes * 8;
+      return;
+    }
+    while (Count < N && Next < Size) {
+      Bits |= uint64_t(In[Next++]) << Count;
       Count += 8;
     }
-    uint32_t Value = Bits & ((1u << N) - 1);
+  }
+
+  void drop(unsigned N) {
     Bits >>= N;
     Count -= N;
+  }
+
+  // N <= 16.
+  uint32_t take(unsigned N) {
+    fill(N);
+    if (Count < N) {
+      Overrun = true;
+      return 0;
+    }
+    uint32_t Value = uint32_t(Bits & ((1u << N) - 1));
+    drop(N);
     return Value;
   }
 
@@ -40,11 +64,18 @@ struct BitReader {
   }
 };
 
+// Codes of up to FastBits bits are decoded by one look-up of the next
+// FastBits bits of the stream; longer ones a bit at a time.
+constexpr unsigned FastBits = 9;
+
 // A canonical Huffman code (RFC 1951, 3.2.2): how many codes have each
-// length, and the symbols in the order of their codes.
+// length, and the symbols in the order of their codes; per value of the
+// next FastBits bits, the symbol of a code they start with (symbol << 4 |
+// its length; 0 if they start no code that short).
 struct HuffmanCode {
   uint16_t CountOfLength[MaxCodeLength + 1];
   uint16_t Symbols[LiteralLengthSymbols];
+  uint16_t Fast[1u << FastBits];
 };
 
 // False if the lengths describe more codes than fit (an over-subscribed
@@ -69,6 +100,23 @@ bool buildCode(HuffmanCode &Code, const uint8_t *Lengths, unsigned Symbols) {
   for (unsigned S = 0; S < Symbols; S++)
     if (Lengths[S])
       Code.Symbols[FirstOfLength[Lengths[S]]++] = uint16_t(S);
+
+  // Codes are sent most significant bit first, the look-up takes the next
+  // bits least significant first: index by the code reversed.
+  for (uint16_t &F : Code.Fast)
+    F = 0;
+  unsigned Index = 0, First = 0;
+  for (unsigned L = 1; L <= FastBits; L++) {
+    for (unsigned I = 0; I < Code.CountOfLength[L]; I++) {
+      unsigned Value = First + I, Reversed = 0;
+      for (unsigned B = 0; B < L; B++)
+        Reversed |= ((Value >> B) & 1) << (L - 1 - B);
+      for (unsigned Fill = Reversed; Fill < (1u << FastBits); Fill += 1u << L)
+        Code.Fast[Fill] = uint16_t(Code.Symbols[Index + I] << 4 | L);
+    }
+    Index += Code.CountOfLength[L];
+    First = (First + Code.CountOfLength[L]) << 1;
+  }
   return true;
 }
 
@@ -76,6 +124,12 @@ bool buildCode(HuffmanCode &Code, const uint8_t *Lengths, unsigned Symbols) {
 // shorter lengths shifted left: read a bit at a time until the code read
 // so far falls among the current length's codes.  -1: no such code.
 int decodeSymbol(BitReader &R, const HuffmanCode &Code) {
+  R.fill(FastBits);
+  uint16_t Fast = Code.Fast[R.Bits & ((1u << FastBits) - 1)];
+  if (Fast && (Fast & 15) <= R.Count) {
+    R.drop(Fast & 15);
+    return Fast >> 4;
+  }
   int Read = 0, First = 0, Index = 0;
   for (unsigned L = 1; L <= MaxCodeLength; L++) {
     Read |= int(R.take(1));
@@ -133,9 +187,15 @@ bool inflateCodes(BitReader &R, Output &O, const HuffmanCode &Literals,
     size_t Distance = DistanceBase[DistanceSymbol] + R.take(DistanceExtra[DistanceSymbol]);
     if (R.Overrun || Distance > O.Written || Length > O.Size - O.Written)
       return false;
-    // Byte by byte: a copy may overlap the bytes it produces.
-    for (; Length; Length--, O.Written++)
-      O.Out[O.Written] = O.Out[O.Written - Distance];
+    uint8_t *To = O.Out + O.Written;
+    O.Written += Length;
+    if (Distance >= Length) {
+      __builtin_memcpy(To, To - Distance, Length);
+      continue;
+    }
+    // Byte by byte: the copy overlaps the bytes it produces.
+    for (; Length; Length--, To++)
+      *To = To[-Distance];
   }
 }
 
@@ -263,8 +323,9 @@ bool inflateZlib(const uint8_t *In, size_t InSize, uint8_t *Out, size_t OutSize)
     if (!Ok || R.Overrun)
       return false;
   } while (!Last);
-  // The stream must end where the checksum starts, with the image whole.
-  if (R.Next != R.Size || O.Written != OutSize)
+  // The stream must end where the checksum starts (no whole byte fetched
+  // and left), with the image whole.
+  if (R.Next - R.Count / 8 != R.Size || O.Written != OutSize)
     return false;
   const uint8_t *Sum = In + InSize - 4;
   uint32_t Expected = uint32_t(Sum[0]) << 24 | uint32_t(Sum[1]) << 16 | uint32_t(Sum[2]) << 8 | Sum[3];

@@ -84,6 +84,11 @@ struct NodeState {
   bool Quiet;        // POPCORN_LOG=quiet: no warnings
   int TimeoutMs;     // POPCORN_TIMEOUT: how long an answer may take
   bool ArenaReady;
+  // The migration metadata, inflated at its first use (MigrationMetadata.h),
+  // and whether it is: not yet, done, the section is damaged, or under way
+  // (MigrationMetadata.cpp).
+  const popcorn_metadata *Metadata;
+  uint32_t MetadataState;
   // Home: calls that may have made a mapped page unreadable (unmapped,
   // protected, replaced), counted; whether a file was ever mapped (a page
   // past a truncated file's end faults); whether the program ran one
