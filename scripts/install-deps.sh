@@ -10,7 +10,8 @@ fi
 packages="clang-19 lld-19 liblld-19-dev llvm-19 llvm-19-dev llvm-19-tools libgcc-12-dev libelf-dev
 	qemu-user libgcc-12-dev-arm64-cross libgtest-dev cmake ninja-build
 	make patch dpkg-dev python3 ca-certificates musl-dev valgrind gdb tcl binutils
-	openssh-client openssh-server autoconf automake"
+	openssh-client openssh-server autoconf automake
+	unicode-data python3-six"
 
 # Source entries mirroring the binary ones, so 'apt-get source' works.
 has_deb_src() {

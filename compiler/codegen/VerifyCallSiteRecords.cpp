@@ -11,7 +11,12 @@
 // Runs after prologue/epilogue insertion and the late copy propagation, so
 // it sees the registers the code really uses.  Liveness is computed here,
 // over the CFG: after prologue insertion, blocks' live-in lists also name
-// the callee-saved registers the prologue saves.
+// the callee-saved registers the prologue saves.  A landing pad's
+// exception pointer and selector registers are not live on the edge from
+// the call to it: the unwinder sets them on the way in.  (aarch64 passes
+// them in X0 and X1, and a call whose first argument is 'returned', a C++
+// operator= returning *this, keeps X0 as it was: without this, X0 would
+// seem to hold a value across the call for the landing pad.)
 //
 //===----------------------------------------------------------------------===//
 #include "CodegenPasses.h"
@@ -22,6 +27,7 @@
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineRegisterInfo.h"
 #include "llvm/CodeGen/StackMaps.h"
+#include "llvm/CodeGen/TargetLowering.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
@@ -89,6 +95,17 @@ bool VerifyCallSiteRecords::runOnMachineFunction(MachineFunction &MF) {
       }))
     return false;
 
+  // What the unwinder sets on entering a landing pad.
+  SmallVector<MCPhysReg, 2> SetByUnwinder;
+  if (const Function &F = MF.getFunction(); F.hasPersonalityFn()) {
+    const TargetLowering &TLI = *MF.getSubtarget().getTargetLowering();
+    const Constant *Personality = F.getPersonalityFn();
+    for (Register Reg : {TLI.getExceptionPointerRegister(Personality),
+                         TLI.getExceptionSelectorRegister(Personality)})
+      if (Reg.isPhysical())
+        SetByUnwinder.push_back(Reg);
+  }
+
   // Backward liveness to a fixed point; a return's own uses seed it.
   DenseMap<const MachineBasicBlock *, BitVector> LiveIn;
   ReversePostOrderTraversal<MachineFunction *> RPO(&MF);
@@ -99,7 +116,10 @@ bool VerifyCallSiteRecords::runOnMachineFunction(MachineFunction &MF) {
     for (const MachineBasicBlock *Succ : Block.successors())
       if (auto It = LiveIn.find(Succ); It != LiveIn.end())
         for (unsigned Reg : It->second.set_bits())
-          Live.addReg(Reg);
+          if (!Succ->isEHPad() || llvm::none_of(SetByUnwinder, [&](MCPhysReg Set) {
+                return TRI.regsOverlap(Reg, Set);
+              }))
+            Live.addReg(Reg);
   };
   for (bool Changed = true; Changed;) {
     Changed = false;

@@ -38,7 +38,8 @@ if [ -z "${POPCORN_REAL_DEFAULT_SIGNALS:-}" ]; then
 	POPCORN_REAL_DEFAULT_SIGNALS=1 exec env --default-signal=INT,QUIT "$0" "$@"
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3 bzip2 zlib xxhash libdeflate lz4"
+all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3 bzip2 zlib xxhash libdeflate lz4
+	re2 libjsoncpp"
 
 usage() {
 	echo "usage: $0 BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N] [--musl-baseline]" \
