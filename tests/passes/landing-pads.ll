@@ -4,7 +4,8 @@
 ; the frame's base, the same at every invoke, so the pads store the base,
 ; and RecordCallSites keeps it for them in one slot, written once where the
 ; paths to the invokes meet, outside their loops; every invoke's record
-; names that slot.  No load or store of the pointer before each invoke.
+; names that slot.  Nothing is stored before each invoke, and a pad puts
+; back what it reads from the slot.
 target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
 target triple = "aarch64-unknown-linux-musl"
 
@@ -21,21 +22,24 @@ declare i32 @__gxx_personality_v0(...)
 ; CHECK-NEXT: store ptr %{{.*}}, ptr %popcorn.frame.old.pads
 ; CHECK-NEXT: br label %loop
 ; CHECK: loop:
-; CHECK-NOT: store ptr
+; CHECK-NOT: {{store ptr|load ptr}}
 ; CHECK: invoke void @may_throw(i32 %i) {{.*}}[ "deopt"({{.*}}ptr %popcorn.frame.old.pads
 ; CHECK: mid:
 ; CHECK-NOT: store ptr
 ; CHECK-NEXT: invoke void @may_throw({{.*}}[ "deopt"({{.*}}ptr %popcorn.frame.old.pads
 ; The pads read it back and put the pointer back at the base.
-; CHECK: landingpad
+; CHECK: pad.own:
+; CHECK-NEXT: landingpad
 ; CHECK-NOT: store
-; CHECK: load ptr, ptr %popcorn.frame.old.pads
-; CHECK: landingpad
+; CHECK: [[FIRST:%[^ ]+]] = load ptr, ptr %popcorn.frame.old.pads
+; CHECK: pad.own7:
+; CHECK-NEXT: landingpad
 ; CHECK-NOT: store
-; CHECK: load ptr, ptr %popcorn.frame.old.pads
+; CHECK: [[SECOND:%[^ ]+]] = load ptr, ptr %popcorn.frame.old.pads
 ; CHECK: pad:
-; CHECK: %[[BASE:.*]] = getelementptr i8, ptr %{{.*}}, i64 -32
-; CHECK-NEXT: store ptr %[[BASE]], ptr %popcorn.slot
+; CHECK-NEXT: [[READ:%[^ ]+]] = phi ptr [ [[FIRST]], %pad.own ], [ [[SECOND]], %pad.own7 ]
+; CHECK: [[BASE:%[^ ]+]] = getelementptr i8, ptr [[READ]], i64 -32
+; CHECK-NEXT: store ptr [[BASE]], ptr %popcorn.slot
 ; CHECK: resume
 define void @invokes_in_loop(i32 %n) personality ptr @__gxx_personality_v0 {
 entry:
@@ -92,8 +96,15 @@ pad:
 ; CHECK-NEXT: invoke void @may_throw(i32 1) {{.*}}[ "deopt"({{.*}}ptr %popcorn.at.entry.pads) ]
 ; CHECK: a:
 ; CHECK-NEXT: invoke void @may_throw(i32 2) {{.*}}[ "deopt"({{.*}}ptr %popcorn.at.entry.pads) ]
+; CHECK: pad.own:
+; CHECK-NEXT: landingpad
+; CHECK: [[FIRST:%[^ ]+]] = load ptr, ptr %popcorn.at.entry.pads
+; CHECK: pad.own2:
+; CHECK-NEXT: landingpad
+; CHECK: [[SECOND:%[^ ]+]] = load ptr, ptr %popcorn.at.entry.pads
 ; CHECK: pad:
-; CHECK: store ptr %{{.*}}, ptr %popcorn.slot
+; CHECK-NEXT: [[READ:%[^ ]+]] = phi ptr [ [[FIRST]], %pad.own ], [ [[SECOND]], %pad.own2 ]
+; CHECK: store ptr [[READ]], ptr %popcorn.slot
 ; CHECK: call void @cleanup()
 define void @no_frame() personality ptr @__gxx_personality_v0 {
 entry:

@@ -52,7 +52,12 @@ moves() { # FILE NODES: FILE moving at every point prints native.out
 	POPCORN_MIGRATE="every=1;nodes=$2" POPCORN_LOG=stats "./$1" >"$1.moved.out" 2>"$1.moved.err" || status=$?
 	[ "$status" -eq 0 ] || failed "$1, moving to $2: exit status $status: $(cat "$1.moved.err")"
 	cmp -s native.out "$1.moved.out" || failed "$1, moving to $2: other output"
-	grep -q "away from home" "$1.moved.err" || failed "$1 never moved to $2: $(cat "$1.moved.err")"
+	# The report counts each node's moves ("(3 to node 1, 4 to node 2)"):
+	# every node of NODES but home must have one.
+	for node in $(echo "$2" | tr ',' '\n' | grep -vx 0); do
+		grep -q "^popcorn: migrations: .*[(, ][1-9][0-9]* to node $node[,)]" "$1.moved.err" ||
+			failed "$1 never moved to node $node: $(cat "$1.moved.err")"
+	done
 }
 
 offset=$(section_offset sum) || { failed "no section .popcorn.metadata"; exit 1; }
