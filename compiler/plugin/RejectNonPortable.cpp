@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "RejectNonPortable.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InlineAsm.h"
@@ -32,7 +33,8 @@ static constexpr StringLiteral VaArgAggregateMarker = "__popcorn_va_arg_aggregat
 
 static void report(const Instruction &I, const Twine &What) {
   const Function &F = *I.getFunction();
-  std::string Message = (What + " in function '" + F.getName() +
+  // C++ functions by their source names (demangle leaves C names as they are).
+  std::string Message = (What + " in function '" + demangle(F.getName()) +
                          "' cannot be compiled for every ISA")
                             .str();
   LLVM_DEBUG(dbgs() << "popcorn: rejecting " << I << "\n");
