@@ -38,7 +38,7 @@ if [ -z "${POPCORN_REAL_DEFAULT_SIGNALS:-}" ]; then
 	POPCORN_REAL_DEFAULT_SIGNALS=1 exec env --default-signal=INT,QUIT "$0" "$@"
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3 bzip2 zlib xxhash libdeflate lz4"
+all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3 bzip2 zlib xxhash libdeflate lz4 ninja-build fmtlib"
 
 usage() {
 	echo "usage: $0 BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N] [--musl-baseline]" \
@@ -268,7 +268,7 @@ done
 
 # The table, and the verdict.
 row() { # package builds popcorn baseline musl migrating same time note
-	printf '%-10s %-7s %-14s %-14s' "$1" "$2" "$3" "$4"
+	printf '%-11s %-7s %-14s %-14s' "$1" "$2" "$3" "$4"
 	[ -z "$musl_baseline" ] || printf ' %-14s' "$5"
 	[ -z "$migrate" ] || printf ' %-17s' "$6"
 	printf ' %-13s %-11s %s\n' "$7" "$8" "$9"
