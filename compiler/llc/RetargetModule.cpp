@@ -24,6 +24,13 @@
 // the compile: GoogleTest's AssertionResult::operator<<).  The attribute is
 // only a hint: every ISA's clone loses it, on definitions and calls.
 //
+// LLVM 19's instruction selection of a call with a "deopt" bundle (every
+// recorded call) takes its callee as the first result of the node that
+// computes it: a function pointer that is the second half of a two-register
+// value (a struct {data, function} passed by value, read after the entry's
+// migration point: fmt's format_arg handle) was called through the first
+// half.  A freeze of the callee, a node of one result, stands in between.
+//
 // Calls into libc whose signature the two conventions lower differently
 // are rebuilt the x86-64 way (LibcCallLowering.cpp).
 //
@@ -121,9 +128,15 @@ void retargetModule(Module &M, const TargetMachine &TM) {
     for (unsigned I = 0, E = F.arg_size(); I != E; ++I)
       F.removeParamAttr(I, Attribute::Returned);
     for (Instruction &I : instructions(F))
-      if (auto *Call = dyn_cast<CallBase>(&I))
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
         for (unsigned A = 0, E = Call->arg_size(); A != E; ++A)
           Call->removeParamAttr(A, Attribute::Returned);
+        // The callee of a recorded indirect call (file comment).
+        Value *Callee = Call->getCalledOperand();
+        if (!Call->isInlineAsm() && !isa<Constant>(Callee) &&
+            Call->getOperandBundle(LLVMContext::OB_deopt))
+          Call->setCalledOperand(new FreezeInst(Callee, "popcorn.callee", Call));
+      }
   }
 
   if (ToAArch64)
