@@ -17,6 +17,12 @@ Expected<std::unique_ptr<MemoryBuffer>> readWholeFile(StringRef Path) {
 }
 
 Error writeWholeFile(StringRef Path, StringRef Data, bool Executable) {
+  // A new file, as ld and lld write one: the old one may be running (ninja
+  // relinks itself while it runs, and a running executable cannot be opened
+  // for writing: ETXTBSY); its processes keep the old file.  If it cannot be
+  // removed, it is written over.
+  if (sys::fs::is_regular_file(Path))
+    (void)sys::fs::remove(Path);
   std::error_code EC;
   raw_fd_ostream Out(Path, EC);
   if (!EC) {

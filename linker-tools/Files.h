@@ -11,7 +11,7 @@ namespace popcorn {
 /// The bytes of a file; the error names it.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> readWholeFile(llvm::StringRef Path);
 
-/// Replaces a file's contents, optionally making it executable.
+/// Replaces a file (a new one in its place), optionally making it executable.
 llvm::Error writeWholeFile(llvm::StringRef Path, llvm::StringRef Data, bool Executable = false);
 
 } // namespace popcorn

@@ -25,10 +25,18 @@ typedef __builtin_va_list __gnuc_va_list;
 #define __POPCORN_VA_INTEGER 0
 #define __POPCORN_VA_FLOAT 1
 
+/* C names in C++ too: the helper is C, and the compiler looks for the
+ * marker by name. */
+#ifdef __cplusplus
+extern "C" {
+#endif
 void __popcorn_va_arg(void *__ap, int __class, unsigned long __size, void *__out);
 /* Never defined: popcorn's compiler rejects any call to it, naming the
  * source line and function. */
 void __popcorn_va_arg_aggregate(void);
+#ifdef __cplusplus
+}
+#endif
 
 /* __builtin_classify_type: 8 real floating, 9 complex, 12 struct, 13 union. */
 #define __popcorn_va_type_class(T) __builtin_classify_type(*(T *)0)

@@ -16,6 +16,21 @@
 // a call (they use the address they passed), and libc calls back into the
 // program only with scalar results.
 //
+// A 'returned' argument (the optimizer marks one where a function returns
+// it, as C++ operator<< returns *this) lets aarch64's back end assume the
+// register still holds the value after the call: it keeps the value there
+// across the call, where no call-site record describes it, and counts the
+// landing pad's exception register as kept too (VerifyCallSiteRecords stops
+// the compile: GoogleTest's AssertionResult::operator<<).  The attribute is
+// only a hint: every ISA's clone loses it, on definitions and calls.
+//
+// LLVM 19's instruction selection of a call with a "deopt" bundle (every
+// recorded call) takes its callee as the first result of the node that
+// computes it: a function pointer that is the second half of a two-register
+// value (a struct {data, function} passed by value, read after the entry's
+// migration point: fmt's format_arg handle) was called through the first
+// half.  A freeze of the callee, a node of one result, stands in between.
+//
 // Calls into libc whose signature the two conventions lower differently
 // are rebuilt the x86-64 way (LibcCallLowering.cpp).
 //
@@ -28,6 +43,8 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Target/TargetMachine.h"
@@ -107,6 +124,19 @@ void retargetModule(Module &M, const TargetMachine &TM) {
                             << I << " stays in its register, not returned in RAX)\n");
           F.removeParamAttr(I, Attribute::StructRet);
         }
+    // No back end relies on a call returning its argument (file comment).
+    for (unsigned I = 0, E = F.arg_size(); I != E; ++I)
+      F.removeParamAttr(I, Attribute::Returned);
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        for (unsigned A = 0, E = Call->arg_size(); A != E; ++A)
+          Call->removeParamAttr(A, Attribute::Returned);
+        // The callee of a recorded indirect call (file comment).
+        Value *Callee = Call->getCalledOperand();
+        if (!Call->isInlineAsm() && !isa<Constant>(Callee) &&
+            Call->getOperandBundle(LLVMContext::OB_deopt))
+          Call->setCalledOperand(new FreezeInst(Callee, "popcorn.callee", Call));
+      }
   }
 
   if (ToAArch64)

@@ -39,7 +39,7 @@ if [ -z "${POPCORN_REAL_DEFAULT_SIGNALS:-}" ]; then
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 all_packages="expat gzip mawk m4 xz-utils pcre2 duktape sqlite3 bzip2 zlib xxhash libdeflate lz4
-	re2 libjsoncpp"
+	re2 libjsoncpp ninja-build fmtlib"
 
 usage() {
 	echo "usage: $0 BUILD_DIR [--only PKG,PKG] [--workdir DIR] [--jobs N] [--musl-baseline]" \
@@ -269,7 +269,7 @@ done
 
 # The table, and the verdict.
 row() { # package builds popcorn baseline musl migrating same time note
-	printf '%-10s %-7s %-14s %-14s' "$1" "$2" "$3" "$4"
+	printf '%-11s %-7s %-14s %-14s' "$1" "$2" "$3" "$4"
 	[ -z "$musl_baseline" ] || printf ' %-14s' "$5"
 	[ -z "$migrate" ] || printf ' %-17s' "$6"
 	printf ' %-13s %-11s %s\n' "$7" "$8" "$9"
