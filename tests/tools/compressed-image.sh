@@ -9,33 +9,16 @@
 #   compressed-image.sh BIN_DIR WORK_DIR CLANG
 set -eu
 bin=$1 work=$2
-rm -rf "$work"
-mkdir -p "$work"
-cd "$work"
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/runs.sh"
+enter_work_dir "$work"
 fail=0
 failed() {
 	echo "FAIL: $*"
 	fail=1
 }
 
-cat >sum.c <<'END'
-#include <stdio.h>
-static unsigned long step(unsigned long x, int i) { return x * 6364136223846793005ul + (unsigned long)i; }
-__attribute__((noinline)) static unsigned long round_of(unsigned long x, int n) {
-	for (int i = 0; i < n; i++)
-		x = step(x, i) ^ (x >> 29);
-	return x;
-}
-int main(void) {
-	unsigned long x = 1;
-	for (int r = 0; r < 40; r++) {
-		x = round_of(x, 1000 + r);
-		printf("round %d: %016lx\n", r, x);
-	}
-	return 0;
-}
-END
-"$bin/popcorn-clang" -O2 sum.c -o sum
+"$bin/popcorn-clang" -O2 "$here/rounds.c" -o sum
 
 # The section starts with the header's magic, and inflates to an aarch64
 # executable larger than what is stored.
