@@ -22,9 +22,18 @@ int popcorn_current_node(void) { return node().Self; }
 
 int popcorn_num_nodes(void) { return node().NodeCount; }
 
+// isa.c: the names at one address in every image.
+extern "C" const char popcorn_isa_names[2][8];
+
 const char *popcorn_node_isa(int Node) {
   NodeState &N = node();
-  return Node >= 0 && Node < N.NodeCount ? isaName(N.Nodes[Node].Machine) : nullptr;
+  if (Node < 0 || Node >= N.NodeCount)
+    return nullptr;
+  const char *Name = isaName(N.Nodes[Node].Machine);
+  for (const char *Shared : popcorn_isa_names)
+    if (Name && __builtin_strcmp(Name, Shared) == 0)
+      return Shared;
+  return nullptr;
 }
 
 int popcorn_requested_node(void) { return takeSignalledDestination(); }
