@@ -247,6 +247,7 @@ namespace {
 struct MigrationJob {
   RegisterSet *Registers;
   int Target;
+  bool Asked; // by popcorn_migrate
   int Error;
 };
 
@@ -254,7 +255,7 @@ struct MigrationJob {
 void runMigration(void *Arg) {
   auto &Job = *static_cast<MigrationJob *>(Arg);
   if (node().Remote)
-    Job.Error = returnHome(*Job.Registers, Job.Target) == RewriteError::None ? 0 : EAGAIN;
+    Job.Error = returnHome(*Job.Registers, Job.Target, Job.Asked) == RewriteError::None ? 0 : EAGAIN;
   else
     Job.Error = migrateAway(*Job.Registers, Job.Target);
 }
@@ -281,7 +282,7 @@ bool unwindingException() {
 }
 
 // popcorn_migrate's result: 0 if the thread is (now) on Target.
-int moveTo(RegisterSet &Registers, int Target) {
+int moveTo(RegisterSet &Registers, int Target, bool Asked) {
   NodeState &N = node();
   if (Target < 0 || Target >= N.NodeCount || !N.Nodes[Target].Machine) {
     errno = EINVAL;
@@ -312,7 +313,7 @@ int moveTo(RegisterSet &Registers, int Target) {
     }
     Stack = T->RuntimeStackTop;
   }
-  MigrationJob Job{&Registers, Target, 0};
+  MigrationJob Job{&Registers, Target, Asked, 0};
   popcorn_call_on_stack(Stack, runMigration, &Job);
   errno = Job.Error;
   return -1;
@@ -323,7 +324,7 @@ extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
   NodeState &N = node();
   if (N.Requested) {
     N.Requested = false;
-    Registers->Gpr[0] = uint64_t(int64_t(moveTo(*Registers, N.RequestedNode)));
+    Registers->Gpr[0] = uint64_t(int64_t(moveTo(*Registers, N.RequestedNode, true)));
     return;
   }
   // A point the program did not ask for must leave its errno as it was
@@ -336,7 +337,7 @@ extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
       __popcorn_migration_pending = 0;
     int Target = triggeredDestination(*Registers);
     N.LastRefusal.Error = RewriteError::None;
-    bool Stays = Target >= 0 && moveTo(*Registers, Target);
+    bool Stays = Target >= 0 && moveTo(*Registers, Target, false);
     if (Stays && Config.Verbose) {
       Line L;
       L << "popcorn: the thread stays on node " << uint64_t(N.Self) << ", not to node "

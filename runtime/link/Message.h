@@ -299,7 +299,9 @@ struct SyscallResultMessage {
 struct ReturnHomeMessage {
   RegisterSet Registers;
   uint32_t Next;
-  uint32_t Pad;
+  // The move to Next is popcorn_migrate's, not a schedule's: if home
+  // cannot send the thread on, the call returns -1 with the reason.
+  uint32_t Asked;
   uint64_t SignalMask;     // the thread's
   uint64_t PendingSignals; // raised on the node while blocked there
   fenv_t FloatEnvironment; // the thread's, as in MigrateMessage

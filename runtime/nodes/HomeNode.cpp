@@ -235,9 +235,16 @@ int describeEnd(Line &L, NodeEntry &E, NodeEnd End) {
       Arrival.finish();
       fesetenv(&M.FloatEnvironment);
       returnSignals(M.SignalMask, M.PendingSignals);
-      if (M.Next && migrateAway(M.Registers, int(M.Next)) != 0)
+      if (int Error = M.Next ? migrateAway(M.Registers, int(M.Next)) : 0) {
         Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
                << " refused it";
+        // popcorn_migrate's caller is told it is not where it asked to
+        // be (a schedule's point, which returns nothing, keeps errno).
+        if (M.Asked) {
+          M.Registers.Gpr[0] = uint64_t(int64_t(-1));
+          errno = Error;
+        }
+      }
       noteArrivedFrames(M.Registers);
       popcorn_resume(&M.Registers);
     }

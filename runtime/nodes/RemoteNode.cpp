@@ -239,7 +239,7 @@ void setThreadPointer(uint64_t Tp) {
 }
 } // namespace
 
-RewriteError returnHome(RegisterSet &Registers, int Next) {
+RewriteError returnHome(RegisterSet &Registers, int Next, bool Asked) {
   NodeState &N = node();
   SignalsHeld Leaving; // those that come now go home (takePendingSignals)
   settleResetActions();
@@ -261,7 +261,7 @@ RewriteError returnHome(RegisterSet &Registers, int Next) {
   syncMapSharedPages(); // and none is kept: other processes write them meanwhile
   endNodeMappings();
   threadLeaves();
-  ReturnHomeMessage M{Out, uint32_t(Next), 0, threadMask(), takePendingSignals()};
+  ReturnHomeMessage M{Out, uint32_t(Next), Asked, threadMask(), takePendingSignals()};
   M.Setjmps = N.Setjmps;
   moveSetjmpFrames(M.Setjmps, Request, Result.Frames);
   fegetenv(&M.FloatEnvironment);

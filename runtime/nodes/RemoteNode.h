@@ -25,7 +25,7 @@ namespace popcorn {
 
 /// Takes the thread home (then on to node Next if not 0); returns only if
 /// the rewrite is refused.
-RewriteError returnHome(RegisterSet &Registers, int Next);
+RewriteError returnHome(RegisterSet &Registers, int Next, bool Asked);
 
 } // namespace popcorn
 

@@ -2,6 +2,8 @@
 #ifndef _POPCORN_H
 #define _POPCORN_H
 
+#include <errno.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -9,8 +11,9 @@ extern "C" {
 /* Moves the calling thread to node NODE (POPCORN_NODES; by default 0 is
  * where the program started, 1 aarch64 under qemu-user, 2 another x86-64
  * process).  Returns 0 on the destination; -1 with errno set if the thread
- * stays where it is: EINVAL (no such node), EHOSTUNREACH (the node cannot
- * be started), EAGAIN (the stack cannot be moved from here now, e.g. a
+ * stays where it is (or, moving from one node to another, which goes
+ * through home, if home cannot send it on: then it stays home): EINVAL (no
+ * such node), EHOSTUNREACH (the node cannot be started), EAGAIN (the stack cannot be moved from here now, e.g. a
  * va_list is live), EBUSY (the program runs other threads, which would not
  * see the pages this one takes along), ENOTSUP (the program cannot migrate
  * at all, or the calling thread is not the one it started with). */
@@ -43,8 +46,13 @@ const char *popcorn_isa(void);
 static inline int popcorn_run_on(int node, void (*fn)(void *), void *arg)
 {
 	int from = popcorn_current_node();
-	if (node != from && popcorn_migrate(node) != 0)
+	if (node != from && popcorn_migrate(node) != 0) {
+		int error = errno; /* the thread may be home: it goes back */
+		if (popcorn_current_node() != from)
+			popcorn_migrate(from);
+		errno = error;
 		return -1;
+	}
 	fn(arg);
 	return popcorn_current_node() == from ? 0 : popcorn_migrate(from);
 }
