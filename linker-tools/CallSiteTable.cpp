@@ -179,15 +179,18 @@ static Error addFrameRules(StringRef File, Isa I, const DWARFDebugFrame &EhFrame
     S.Frame.cfa_offset = Row->getCFAValue().getOffset();
     // A rewrite places the stack pointer frame_size below the CFA; arguments
     // pushed for the call (x86-64's call frame optimization, which
-    // popcorn's back ends turn off) would put it elsewhere.
+    // popcorn's back ends turn off) would put it elsewhere, and so does an
+    // unwind table that misplaces the frame (LLVM 19's x86-64 back end at
+    // -O0, on a block laid out after an epilogue: C++20 coroutines).
     uint16_t Sp = I == Isa::X86_64 ? 7 : 31;
     if (S.Frame.cfa_register == Sp && uint64_t(S.Frame.cfa_offset) != S.Frame.frame_size)
       return tableError(File, "the frame of " + S.FunctionName + " at the call site 0x" +
                                   utohexstr(S.Site.return_address) + " is " +
                                   Twine(S.Frame.cfa_offset) + " bytes, not its fixed " +
                                   Twine(S.Frame.frame_size) +
-                                  ": arguments pushed for the call (build with "
-                                  "-mllvm -no-x86-call-frame-opt)");
+                                  " in its unwind table: a thread could not move from there "
+                                  "(seen at -O0 on C++20 coroutines; build them with -O1 or "
+                                  "more)");
     for (uint16_t Reg : savableRegisters(I)) {
       std::optional<dwarf::UnwindLocation> Loc = Row->getRegisterLocations().getRegisterLocation(Reg);
       if (Loc && Loc->getLocation() == dwarf::UnwindLocation::CFAPlusOffset)
