@@ -230,9 +230,7 @@ __attribute__((constructor(POPCORN_BEFORE_STATIC_OBJECTS))) void readSettings() 
     Config.Every = selfTestEvery();
     Config.Verbose = Log && !strcmp(Log, "verbose");
   } else {
-    if (SelfTest)
-      Line() << "popcorn: POPCORN_SELFTEST must be 'same' or 'roundtrip'; ignored";
-    Config.Run = Mode::Migrate;
+    Config.Run = Mode::Migrate; // other values were refused at start (StartNodes.cpp)
     Config.Verbose = Log && !strcmp(Log, "verbose");
     if (readTriggers())
       __popcorn_migration_pending = 1;

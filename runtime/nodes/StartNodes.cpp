@@ -478,8 +478,47 @@ void nameNode(Line &L, const NodeEntry &E, int Id) {
   L << ")";
 }
 
+namespace {
+// Settings that take one of a few words: a word misspelt would otherwise
+// silently be none of them (POPCORN_LOG=stat printed no statistics).
+struct KeywordSetting {
+  Setting Which;
+  const char *Words[3];
+};
+constexpr KeywordSetting KeywordSettings[] = {
+    {Setting::Log, {"stats", "verbose", "quiet"}},
+    {Setting::TrackWrites, {"0", "1", nullptr}},
+    {Setting::CheckUnwind, {"1", "verbose", nullptr}},
+    {Setting::SelfTest, {"same", "roundtrip", nullptr}},
+};
+
+// False, having said which, if a keyword setting has another value.
+bool keywordSettingsKnown() {
+  for (const KeywordSetting &K : KeywordSettings) {
+    const char *Value = setting(K.Which);
+    if (!Value || !*Value)
+      continue;
+    int Count = 0;
+    bool Known = false;
+    for (const char *Word : K.Words)
+      if (Word)
+        Count++, Known |= !strcmp(Word, Value);
+    if (Known)
+      continue;
+    Line L;
+    L << "popcorn: " << settingName(K.Which) << ": '" << Value << "' must be ";
+    for (int I = 0; I < Count; I++)
+      L << (I == 0 ? "" : I == Count - 1 ? " or " : ", ") << "'" << K.Words[I] << "'";
+    return false;
+  }
+  return true;
+}
+} // namespace
+
 bool readNodeTable() {
   NodeState &N = node();
+  if (!keywordSettingsKnown())
+    return false;
   N.Self = 0;
   const char *Log = setting(Setting::Log);
   N.Quiet = Log && !strcmp(Log, "quiet");

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Settings read at start-up (POPCORN_NODES, POPCORN_MIGRATE,
-# POPCORN_CHECK_UNWIND) do what they say or are refused with one line
+# POPCORN_CHECK_UNWIND, POPCORN_LOG, POPCORN_TRACK_WRITES, POPCORN_SELFTEST)
+# do what they say or are refused with one line
 # naming the bad part, and the README's `kill -RTMIN $(pidof prog)` moves
 # the thread, from home and while it is away (tests/migrate/steered.c).
 #
@@ -72,6 +73,11 @@ refused "popcorn: POPCORN_MIGRATE: 'nodes=1': node 1 is not in POPCORN_NODES" \
 	'POPCORN_MIGRATE=every=3;nodes=1' POPCORN_NODES=0:x86_64:native,2:x86_64:native
 refused "popcorn: POPCORN_CHECK_UNWIND: runs alone, and POPCORN_MIGRATE is set ('every=1'); unset one of them" \
 	POPCORN_CHECK_UNWIND=1 POPCORN_MIGRATE=every=1
+# A word misspelt would be silently none of a setting's words.
+refused "popcorn: POPCORN_LOG: 'stat' must be 'stats', 'verbose' or 'quiet'" POPCORN_LOG=stat
+refused "popcorn: POPCORN_TRACK_WRITES: 'maybe' must be '0' or '1'" POPCORN_TRACK_WRITES=maybe
+refused "popcorn: POPCORN_CHECK_UNWIND: '2' must be '1' or 'verbose'" POPCORN_CHECK_UNWIND=2
+refused "popcorn: POPCORN_SELFTEST: 'bad' must be 'same' or 'roundtrip'" POPCORN_SELFTEST=bad
 # The program never ran: no report of its migrations follows the refusal.
 refused "popcorn: POPCORN_MIGRATE: 'speed=4': no such setting (every, random, after, period, at, seed or nodes)" \
 	'POPCORN_MIGRATE=every=3;speed=4' POPCORN_LOG=stats

@@ -26,7 +26,8 @@ int popcorn_requested_node(void);
 /* The node the calling thread runs on now. */
 int popcorn_current_node(void);
 
-/* How many nodes the program has. */
+/* One more than the highest node number (POPCORN_NODES may leave numbers
+ * out: popcorn_node_isa gives NULL for those). */
 int popcorn_num_nodes(void);
 
 /* The ISA of NODE, "x86_64" or "aarch64"; NULL for no such node. */
