@@ -51,7 +51,7 @@ moves sum 2,0
 moves sum 1,0
 
 # A reservation too small for the final metadata: laid out and linked again.
-POPCORN_LD_FIRST_METADATA_MARGIN=-64 "$bin/popcorn-clang" -O2 sum.c -o relinked 2>relink.err ||
+POPCORN_LD_FIRST_METADATA_MARGIN=-64 "$bin/popcorn-clang" -O2 "$here/rounds.c" -o relinked 2>relink.err ||
 	failed "the link with a reservation too small failed: $(cat relink.err)"
 grep -q "popcorn-ld: the metadata needs .* linking again" relink.err ||
 	failed "popcorn-ld did not link again with more room: $(cat relink.err)"
