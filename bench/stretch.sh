@@ -27,6 +27,7 @@ usage() {
 usage: bench/stretch.sh BUILD_DIR [--period N] [--only NAME,NAME,...]
        bench/stretch.sh --points IMAGE
   --period N   loop points every N iterations in the "on" column (default 1000;
+               auto: where the compiler finds them needed;
                0: no such column)
   --only       only these benchmarks
 Environment: QEMU (qemu-x86_64), OBJDUMP (llvm-objdump-19)
@@ -77,7 +78,7 @@ while [ $# -gt 0 ]; do
     *) echo "stretch.sh: unknown argument '$1'" >&2; usage ;;
   esac
 done
-case "$PERIOD" in ''|*[!0-9]*) echo "stretch.sh: --period wants a number, not '$PERIOD'" >&2; exit 2 ;; esac
+case "$PERIOD" in auto) ;; ''|*[!0-9]*) echo "stretch.sh: --period wants a number or auto, not '$PERIOD'" >&2; exit 2 ;; esac
 
 QEMU=${QEMU:-qemu-x86_64}
 SRC_DIR=$(cd "$(dirname "$0")" && pwd)

@@ -85,10 +85,11 @@ static cl::opt<unsigned> LoopPeriod(
     "popcorn-loop-period", cl::init(0),
     cl::desc("Test for a pending migration every N iterations of each loop (0: never)"));
 
-// Off by default until their cost is in budget: with them, bench/ ran 1.108x
-// stock's instructions on the geometric mean (0.953 without), and a
-// database-style interpreter loop 6x (bench/db.c), its values read from
-// their slots at every use once a point's call sits in its loop.
+// Off by default until their cost is in budget: with them, bench/ runs 1.18x
+// the instructions it runs without (geometric mean), a database-style
+// interpreter 2.44x (bench/db.c): a point's call in a loop makes the values
+// live across it values carried round the loop, spilled and copied on every
+// iteration.
 static cl::opt<bool> LoopPointsWhereNeeded(
     "popcorn-loop-points", cl::init(false),
     cl::desc("A point in the loops that could run long without one, at a period of the "

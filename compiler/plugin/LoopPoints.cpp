@@ -14,21 +14,30 @@
 // multiplied out) so that about LoopStretchBudget instructions run between
 // two tests.
 //
-// How: a countdown per loop, kept across the loop's runs (an inner loop of
-// fewer than P iterations, restarted by its outer loop, still reaches its
-// test), in one of two forms:
+// How, in one of two forms:
 //
 //  * A counted loop (its latch exits on a compare of an induction variable
-//    with a loop-invariant bound) is strip-mined: its exit test compares
-//    with a stop that is the bound, or, if fewer iterations are left on the
-//    countdown than in the run, the value the variable takes when the
-//    countdown ends.  An iteration costs nothing more (a compare with the
-//    stop instead of the bound); a run costs a few instructions on entry,
-//    and a chunk's end the test and a new stop.  A decrement and a branch per
-//    iteration would cost a third of a small loop's instructions (a sieve's
-//    inner loop: 1.59x with -fpopcorn-loop-period).
-//  * Any other loop decrements its countdown on each back edge and runs the
-//    point when it reaches zero.
+//    with a loop-invariant bound) that calls nothing unbounded is
+//    strip-mined: its exit test compares with a stop that is the bound, or,
+//    if the run is longer than P iterations, the value the variable takes
+//    after P.  An iteration costs nothing more (a compare with the stop
+//    instead of the bound); a run costs a few instructions on entry, and a
+//    chunk's end the test and a new stop.  A test on every iteration would
+//    cost a third of a small loop's instructions (a sieve's inner loop:
+//    1.59x with -fpopcorn-loop-period).
+//  * Any other loop tests for a pending request on each back edge, as a
+//    function's entry does: a load and a branch, the price of a countdown's
+//    decrement and branch, with no register held for it.
+//
+// Nothing is kept from one run of a loop to the next.  A countdown that
+// was (so that an inner loop of fewer than P iterations, restarted by its
+// outer loop, still reached its test) lived across every enclosing loop:
+// in an interpreter, whose dispatch loop holds the inlined loops of its
+// handlers, two dozen of them crossed every dispatch, and went to and from
+// the stack on each (bench/db.c: 2.1x the instructions of the same build
+// without loop points).  Instead a run of a strip-mined loop counts in its
+// parent's iteration as the P iterations it may run untested, so its parent
+// gets a point of its own, tested on every iteration or nearly.
 //
 //===----------------------------------------------------------------------===//
 #include "LoopPoints.h"
@@ -64,6 +73,9 @@ constexpr uint64_t ShortLoopCost = LoopStretchBudget / 8;
 constexpr uint64_t UnknownCallCost = 100;
 // Keeps a countdown times a step within 32 bits.
 constexpr uint64_t MaxPeriod = 1u << 20;
+// Fewer iterations than this between two tests: a test on every back edge
+// costs less than a chunk's end.
+constexpr uint64_t MinChunk = 16;
 
 uint64_t instructionCost(const Instruction &I, const BoundedFunctions &Bounded) {
   if (isa<PHINode>(I) || I.isDebugOrPseudoInst() || I.isLifetimeStartOrEnd())
@@ -116,21 +128,14 @@ struct StripMine {
   bool Up;
 };
 
-// A loop that reaches a point by a countdown on its back edges.
-struct Countdown {
-  Loop *L;
-  uint32_t Period;
-  SmallVector<BasicBlock *, 2> Latches;
-};
-
 class Planner {
 public:
   Planner(LoopInfo &LI, ScalarEvolution &SE, DominatorTree &DT, const LoopPointContext &Ctx)
       : LI(LI), SE(SE), DT(DT), Ctx(Ctx) {}
 
-  // Decides for L and the loops in it; returns what a run of L costs its
-  // parent's iteration when L has no point of its own (0 when it has one:
-  // its countdown bounds it, whichever loop runs it).
+  // Decides for L and the loops in it; returns what a run of L may cost its
+  // parent's iteration without a test: the whole run when L has no point,
+  // P iterations when it is strip-mined, one when it tests every back edge.
   uint64_t plan(Loop &L) {
     uint64_t Cost = 0;
     for (BasicBlock *BB : L.blocks())
@@ -153,21 +158,22 @@ public:
     uint32_t Period = periodFor(Cost);
     LLVM_DEBUG(dbgs() << "popcorn: loop " << L.getName() << " costs " << Cost
                       << " per iteration, a point every " << Period << "\n");
-    // A loop that makes calls pays for a chunk's two values across each of
-    // them (and a recursive function's loop is entered on every call): its
-    // countdown costs less.
+    // A loop that makes calls would carry a chunk's stop across each of
+    // them, and one whose every few iterations are tested gains nothing
+    // from chunks: both test every back edge.
     std::optional<StripMine> S;
-    if (!makesUnboundedCalls(L))
+    if (Period >= MinChunk && !makesUnboundedCalls(L))
       S = stripMine(L, Period);
-    if (S)
+    if (S) {
       StripMines.push_back(*S);
-    else
-      Countdowns.push_back(countdown(L, Period));
-    return 0;
+      return SaturatingMultiply<uint64_t>(Period, Cost);
+    }
+    Tested.push_back(&L);
+    return Cost;
   }
 
   SmallVector<StripMine, 4> StripMines;
-  SmallVector<Countdown, 4> Countdowns;
+  SmallVector<Loop *, 4> Tested;
 
 private:
   // A call to a function that is not bounded (BoundedFunctions.h): one that
@@ -179,12 +185,6 @@ private:
           if (!isa<IntrinsicInst>(Call) && !Ctx.Bounded.callIsBounded(*Call))
             return true;
     return false;
-  }
-
-  static Countdown countdown(Loop &L, uint32_t Period) {
-    Countdown C{&L, Period, {}};
-    L.getLoopLatches(C.Latches);
-    return C;
   }
 
   std::optional<StripMine> stripMine(Loop &L, uint32_t Period) {
@@ -271,13 +271,10 @@ void countDown(ArrayRef<BasicBlock *> Latches, AllocaInst *Countdown, uint32_t P
   }
 }
 
-// Emits, before Where, the next chunk of S's loop from the variable's value
-// First at its first compare: the stop its exit test compares with, and the
-// countdown left after the chunk.  A run shorter than the countdown goes to
-// the bound and is charged whole (a run cut short by another exit too); a
-// longer one stops where the countdown ends, exactly on the variable's path.
-void emitChunk(const StripMine &S, Instruction *Where, Value *First, Value *Left,
-               AllocaInst *Stop, AllocaInst *Countdown) {
+// Emits, before Where, the stop of the next chunk of S's loop from the
+// variable's value First at its first compare: the bound, or where the
+// variable is after S.Period iterations if the run goes further.
+void emitChunk(const StripMine &S, Instruction *Where, Value *First, AllocaInst *Stop) {
   IRBuilder<> B(Where);
   B.SetCurrentDebugLocation(Where->getDebugLoc());
   Value *Distance = S.Up ? B.CreateSub(S.Bound, First) : B.CreateSub(First, S.Bound);
@@ -285,12 +282,11 @@ void emitChunk(const StripMine &S, Instruction *Where, Value *First, Value *Left
   auto *Unit = dyn_cast<ConstantInt>(Stride);
   Value *Iterations = Unit && Unit->isOne() ? Distance
                                             : B.CreateUDiv(Distance, Stride, "popcorn.iterations");
+  Value *Period = ConstantInt::get(First->getType(), S.Period);
   Value *Runs = B.CreateICmp(S.Continue, First, S.Bound);
-  Value *Cut = B.CreateAnd(Runs, B.CreateICmpUGT(Iterations, Left), "popcorn.cut");
-  Value *CutAt = B.CreateAdd(First, B.CreateMul(Left, S.Step));
+  Value *Cut = B.CreateAnd(Runs, B.CreateICmpUGT(Iterations, Period), "popcorn.cut");
+  Value *CutAt = B.CreateAdd(First, B.CreateMul(Period, S.Step));
   B.CreateStore(B.CreateSelect(Cut, CutAt, S.Bound, "popcorn.stop"), Stop);
-  Value *Charged = B.CreateSelect(Runs, B.CreateSub(Left, Iterations), Left);
-  B.CreateStore(B.CreateSelect(Cut, ConstantInt::get(Left->getType(), 0), Charged), Countdown);
 }
 
 // The latch exits the loop at the stop to a block that asks the original
@@ -299,13 +295,10 @@ void emitChunk(const StripMine &S, Instruction *Where, Value *First, Value *Left
 void stripMine(Function &F, const StripMine &S, const LoopPointContext &Ctx,
                SmallVectorImpl<AllocaInst *> &Variables) {
   Type *Ty = S.IV->getType();
-  AllocaInst *Countdown = entryVariable(F, Ty, ConstantInt::get(Ty, S.Period), "popcorn.chunk");
   // Set before the loop is entered: the bound may be defined only there.
   AllocaInst *Stop = entryVariable(F, Ty, nullptr, "popcorn.stop");
-  Variables.append({Countdown, Stop});
-  IRBuilder<> P(S.Preheader->getTerminator());
-  emitChunk(S, S.Preheader->getTerminator(), S.First, P.CreateLoad(Ty, Countdown), Stop,
-            Countdown);
+  Variables.push_back(Stop);
+  emitChunk(S, S.Preheader->getTerminator(), S.First, Stop);
 
   LLVMContext &C = F.getContext();
   auto *Br = cast<BranchInst>(S.Latch->getTerminator());
@@ -332,7 +325,7 @@ void stripMine(Function &F, const StripMine &S, const LoopPointContext &Ctx,
   IRBuilder<> R(Back);
   R.SetCurrentDebugLocation(Back->getDebugLoc());
   Value *Next = R.CreateAdd(S.IV, S.Step);
-  emitChunk(S, Back, Next, ConstantInt::get(Ty, S.Period), Stop, Countdown);
+  emitChunk(S, Back, Next, Stop);
   Ctx.InsertPoint(&Refill->front());
   for (PHINode &Phi : S.Header->phis())
     Phi.addIncoming(Phi.getIncomingValueForBlock(S.Latch), Back->getParent());
@@ -348,17 +341,17 @@ unsigned insertLoopPoints(Function &F, LoopInfo &LI, ScalarEvolution &SE, Domina
   SmallVector<AllocaInst *, 8> Variables;
   for (const StripMine &S : Plan.StripMines)
     stripMine(F, S, Ctx, Variables);
-  for (const Countdown &C : Plan.Countdowns) {
-    Type *I32 = Type::getInt32Ty(F.getContext());
-    AllocaInst *Var = entryVariable(F, I32, ConstantInt::get(I32, C.Period), "popcorn.countdown");
-    countDown(C.Latches, Var, C.Period, Ctx);
-    Variables.push_back(Var);
+  for (Loop *L : Plan.Tested) {
+    SmallVector<BasicBlock *, 2> Latches;
+    L->getLoopLatches(Latches);
+    for (BasicBlock *Latch : Latches)
+      Ctx.InsertPoint(Latch->getTerminator());
   }
   if (!Variables.empty()) {
     DominatorTree NewDT(F);
     PromoteMemToReg(Variables, NewDT);
   }
-  return Plan.StripMines.size() + Plan.Countdowns.size();
+  return Plan.StripMines.size() + Plan.Tested.size();
 }
 
 // One countdown for the whole invocation, not one per loop: an inner loop

@@ -1,7 +1,8 @@
 ; Which loops get a point of their own by default, and how often it is
 ; taken.  A counted loop is strip-mined: its exit test compares with a stop
 ; that cuts the run after the loop's period, and the chunk's end runs the
-; point; another loop counts its back edges down.  A loop that calls a
+; point; another loop tests for a pending request on its back edge.  Nothing
+; is carried from one run of a loop to the next.  A loop that calls a
 ; function with an entry point on every iteration, or a short loop of a
 ; constant trip count, gets none.  The period is about 200,000 instructions
 ; over an iteration's (IR) instructions.
@@ -11,12 +12,12 @@ target triple = "aarch64-unknown-linux-musl"
 %node = type { ptr, i64 }
 
 ; Six instructions an iteration: a point every 33,333.  A run of more
-; iterations than the countdown has left stops where it ends.
+; iterations stops after 33,333, and so does each chunk after.
 ; CHECK-LABEL: define i64 @sum(
 ; CHECK: [[LEFT:%.*]] = sub i64 %n, 1
 ; CHECK: [[LONG:%.*]] = icmp ugt i64 [[LEFT]], 33333
 ; CHECK: %popcorn.cut = and i1 %{{.*}}, [[LONG]]
-; CHECK: %[[FIRST_STOP:popcorn.stop[0-9]*]] = select i1 %popcorn.cut, i64 %{{.*}}, i64 %n
+; CHECK: %[[FIRST_STOP:popcorn.stop[0-9]*]] = select i1 %popcorn.cut, i64 33334, i64 %n
 ; CHECK: loop:
 ; CHECK-NEXT: %[[STOP:popcorn.stop[.0-9]*]] = phi i64 [ %[[FIRST_STOP]], %{{.*}} ], [ %[[STOP]], %loop ], [ %[[NEXT_STOP:popcorn.stop[0-9]*]], %{{.*}} ]
 ; CHECK-NOT: icmp eq i64 %i.next, %n
@@ -30,7 +31,8 @@ target triple = "aarch64-unknown-linux-musl"
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK: icmp ugt i64 %{{.*}}, 33333
 ; CHECK: %[[NEXT_STOP]] = select i1
-; CHECK-NEXT: sub i64 33333,
+; CHECK-NOT: 33333
+; CHECK: ret i64
 define i64 @sum(ptr %a, i64 %n) {
 entry:
   br label %loop
@@ -117,12 +119,17 @@ exit:
   ret i64 %s.next
 }
 
-; No trip count: a countdown on the back edge, from 200,000 / 6.
+; No trip count: a test on the back edge, as at a function's entry, and no
+; variable kept for it.
 ; CHECK-LABEL: define i64 @walk(
 ; CHECK: loop:
-; CHECK-NEXT: %[[COUNT:popcorn.countdown[.0-9]*]] = phi i32 [ 33333, %{{[0-9a-z.]+}} ], [ %{{popcorn.countdown[.0-9]*}}, %{{[0-9a-z.]+}} ]
-; CHECK: %popcorn.countdown.next = sub i32 %[[COUNT]], 1
+; CHECK-NEXT: %p = phi ptr
+; CHECK-NEXT: %s = phi i64
+; CHECK-NEXT: getelementptr
+; CHECK: %end = icmp eq ptr %next, null
+; CHECK-NEXT: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK: br i1 %end, label %exit, label %loop
 ; CHECK: ret i64
 define i64 @walk(ptr %head) {
 entry:
@@ -174,12 +181,13 @@ exit:
 }
 
 ; A call with an entry point on some iterations only: a point is still
-; needed, and a countdown, not a chunk, whose stop and countdown would cross
+; needed, and a test on the back edge, not a chunk, whose stop would cross
 ; the call (a recursive function's loop, entered on every call, would also
 ; pay a chunk's set-up each time).
 ; CHECK-LABEL: define void @sometimes_calls(
 ; CHECK-NOT: popcorn.in.chunk
-; CHECK: %popcorn.countdown.next = sub i32
+; CHECK: latch:
+; CHECK: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
 define void @sometimes_calls(i64 %n) {
 entry:
@@ -197,4 +205,39 @@ latch:
   br i1 %done, label %exit, label %loop
 exit:
   ret void
+}
+
+; An inner loop of unknown length is strip-mined and restarts with a full
+; chunk each time, so a run of it counts as 33,333 iterations in its
+; parent's: the outer loop tests on every back edge.
+; CHECK-LABEL: define i64 @nest_unknown(
+; CHECK: inner:
+; CHECK: %popcorn.in.chunk = icmp ne i64 %j.next
+; CHECK: outer.latch:
+; CHECK-NOT: popcorn.in.chunk
+; CHECK: %popcorn.pending{{[0-9]*}} = load volatile i32, ptr @__popcorn_migration_pending
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK: br i1 %done, label %exit, label %outer
+define i64 @nest_unknown(ptr %a, i64 %n, i64 %m) {
+entry:
+  br label %outer
+outer:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %outer.latch ]
+  %s = phi i64 [ 0, %entry ], [ %s.inner, %outer.latch ]
+  br label %inner
+inner:
+  %j = phi i64 [ 0, %outer ], [ %j.next, %inner ]
+  %t = phi i64 [ %s, %outer ], [ %s.inner, %inner ]
+  %p = getelementptr i64, ptr %a, i64 %j
+  %v = load i64, ptr %p
+  %s.inner = add i64 %t, %v
+  %j.next = add i64 %j, 1
+  %inner.done = icmp eq i64 %j.next, %m
+  br i1 %inner.done, label %outer.latch, label %inner
+outer.latch:
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %outer
+exit:
+  ret i64 %s.inner
 }
