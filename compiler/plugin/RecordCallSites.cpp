@@ -46,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 #include "RecordCallSites.h"
 #include "BoundedFunctions.h"
+#include "SinkReloads.h"
 #include "Migratable.h"
 #include "ObjectStack.h"
 #include "ObjectStackSlot.h"
@@ -976,6 +977,10 @@ PreservedAnalyses RecordCallSitesPass::run(Module &M, ModuleAnalysisManager &) {
       addRecord(Call, Carried, callSiteId(M, F, Index++, CallScope), Header | Flags);
       Changed = true;
     }
+    sinkReloads(F, [&](const Value *V) {
+      const auto *Slot = dyn_cast<AllocaInst>(V);
+      return Slot && Slot->getParent() == &F.getEntryBlock() && !is_contained(NativeObjects, Slot);
+    });
     LLVM_DEBUG(dbgs() << "popcorn: " << Index << " call-site records in " << F.getName()
                       << "\n");
   }

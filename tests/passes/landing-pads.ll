@@ -26,7 +26,7 @@ declare i32 @__gxx_personality_v0(...)
 ; CHECK: invoke void @may_throw(i32 %i) {{.*}}[ "deopt"({{.*}}ptr %popcorn.frame.old.pads
 ; CHECK: mid:
 ; CHECK-NOT: store ptr
-; CHECK-NEXT: invoke void @may_throw({{.*}}[ "deopt"({{.*}}ptr %popcorn.frame.old.pads
+; CHECK: invoke void @may_throw({{.*}}[ "deopt"({{.*}}ptr %popcorn.frame.old.pads
 ; The pads read it back and put the pointer back at the base.
 ; CHECK: pad.own:
 ; CHECK-NEXT: landingpad
