@@ -44,6 +44,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 #define DEBUG_TYPE "popcorn-object-stack"
 
@@ -283,6 +284,19 @@ static Value *pointerAtEntry(FrameBuilder &FB) {
   return AtEntry;
 }
 
+// Where the code goes on when Call returns: after it, or, for an invoke
+// (a setjmp in a try block, or with a local that has a destructor), at
+// the top of its normal destination, made the invoke's own.
+static Instruction *afterReturn(CallBase *Call) {
+  auto *Invoke = dyn_cast<InvokeInst>(Call);
+  if (!Invoke)
+    return Call->getNextNode();
+  BasicBlock *Normal = Invoke->getNormalDest();
+  if (!Normal->getSinglePredecessor())
+    Normal = SplitEdge(Invoke->getParent(), Normal);
+  return &*Normal->getFirstInsertionPt();
+}
+
 static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateObjects) {
   const DataLayout &DL = F.getDataLayout();
   SmallVector<AllocaInst *, 8> Static, Dynamic, Private;
@@ -333,7 +347,7 @@ static bool lowerFunction(Function &F, FunctionCallee SlotFn, bool KeepPrivateOb
   for (CallBase *Call : ReturnsTwice) {
     IRBuilder<> Before(Call);
     Value *AtCall = FB.load(Before, "popcorn.at.setjmp");
-    IRBuilder<> After(Call->getNextNode());
+    IRBuilder<> After(afterReturn(Call));
     FB.store(After, AtCall);
   }
   // Whatever the callee, the pointer is back where it was at entry, or at
