@@ -259,7 +259,11 @@ bool serveSyscall(Channel &Link, uint16_t Machine, uint32_t Bytes) {
         return false;
       Bytes = Events * epollEventBytes(Machine);
     }
-    if (OutUsed + ReplyBytes + 8 + Bytes > 2 * SyscallDataBytes)
+    static_assert(SyscallBufferBytes >= 4 * SyscallDataBytes, "inputs, outputs and a reply");
+    // The reply follows the outputs in the buffer, which has room for
+    // twice SyscallDataBytes after them, as much as a node takes: a read
+    // of SyscallDataBytes (its cap) returns them all.
+    if (ReplyBytes + 8 + Bytes > 2 * SyscallDataBytes)
       return false;
     copy(Reply + ReplyBytes, &Bytes, 8);
     uint8_t *To = Reply + ReplyBytes + 8;
