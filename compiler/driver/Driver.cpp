@@ -214,7 +214,57 @@ static bool isPreprocessed(const Input &In) {
 }
 
 static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &Exec,
+                          const Input &In, const std::string &Object);
+
+// The first line of preprocessed assembly that is not blank or a line
+// marker, 0 if none: what an assembler would assemble.
+static size_t firstAssembledLine(StringRef Text, StringRef &Line) {
+  size_t Number = 0;
+  while (!Text.empty()) {
+    std::tie(Line, Text) = Text.split('\n');
+    Number++;
+    StringRef Code = Line.trim();
+    if (!Code.empty() && !Code.starts_with("#"))
+      return Number;
+  }
+  return 0;
+}
+
+// An assembly source that needs the preprocessor (.S): packages keep one
+// for each ISA, each under that ISA's macros (zstd's Huffman decoder for
+// x86-64), and none of them is defined here, so it usually comes to
+// nothing: it is then compiled as an empty C file, as a portable build
+// without it would.  Assembly that is left is refused.
+static bool compileAssembly(const CommandLine &CL, const Toolchain &TC, Executor &Exec,
+                            const Input &In, const std::string &Object) {
+  std::string Preprocessed = Exec.temporary(sys::path::stem(In.Value), "s");
+  std::vector<std::string> Cmd = frontendCommand(CL, TC, false);
+  Cmd.insert(Cmd.end(), {"-O" + CL.OptLevel, "-E", "-x", "assembler-with-cpp", In.Value, "-o",
+                         Preprocessed});
+  if (!runFrontEnd(CL, Exec, Cmd, sys::path::stem(In.Value)))
+    return false;
+  if (CL.DryRun)
+    return true;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Text = MemoryBuffer::getFile(Preprocessed);
+  StringRef Line;
+  if (!Text || firstAssembledLine((*Text)->getBuffer(), Line)) {
+    WithColor::error(errs(), "popcorn-clang")
+        << "'" << In.Value
+        << "': assembly is specific to one ISA and cannot be part of a multi-ISA program"
+        << (Text ? " (after preprocessing it still holds '" + Line.trim().str() + "')" : "")
+        << "\n";
+    return false;
+  }
+  std::string Empty = Exec.temporary(sys::path::stem(In.Value), "c");
+  std::error_code Error;
+  raw_fd_ostream(Empty, Error);
+  return !Error && compileSource(CL, TC, Exec, {Input::Source, Empty, "c"}, Object);
+}
+
+static bool compileSource(const CommandLine &CL, const Toolchain &TC, Executor &Exec,
                           const Input &In, const std::string &Object) {
+  if (In.Language == "assembler-with-cpp")
+    return compileAssembly(CL, TC, Exec, In, Object);
   const std::string &Source = In.Value;
   std::string Bitcode = Exec.temporary(sys::path::stem(Source), "bc");
   std::vector<std::string> FrontEnd =
@@ -286,7 +336,8 @@ popcorn-clang's own options:
   -fpopcorn-nomigrate=f,g     no migration points in these functions
 
 Refused, with the reason: options for one ISA (-m..., -march=, --target=,
--target), assembly (inline, file-scope, .s/.S files), ISA-specific headers
+-target), assembly (inline, file-scope, .s files, and .S files with
+assembly left once no ISA's macros are defined), ISA-specific headers
 and builtins, va_arg of a struct, -shared, -S, sanitizers, LTO, OpenMP.
 
 Otherwise clang's usual options apply (see 'clang --help'): -c -o -E -O0..3
