@@ -121,6 +121,24 @@ int describeEnd(Line &L, NodeEntry &E, NodeEnd End) {
   sys::exitGroup(WIFSIGNALED(Status) ? 128 + WTERMSIG(Status) : 1);
 }
 
+// A message from a node that home refused while the link still works: a
+// request beyond what the protocol carries (a bug of popcorn's), not an
+// end of the node, and said so.
+[[noreturn]] void refusedMessage(NodeEntry &E, int Id, const char *What) {
+  if (E.Link.TimedOut || E.Link.peerGone())
+    nodeDied(E, Id);
+  {
+    Line L;
+    L << "popcorn: ";
+    nameNode(L, E, Id);
+    L << " sent " << What << " that home cannot serve; the program ends (a popcorn bug: please "
+      << "report it)";
+  }
+  stopNode(E);
+  closeControlSocket();
+  sys::exitGroup(1);
+}
+
 // While the thread is away: its pages and system calls, until it comes back.
 [[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
   watchSignalsAway(Id);
@@ -149,7 +167,7 @@ int describeEnd(Line &L, NodeEntry &E, NodeEnd End) {
       continue;
     case MessageType::Syscall:
       if (!serveSyscall(E.Link, E.Machine, H.Bytes))
-        nodeDied(E, Id);
+        refusedMessage(E, Id, "a system call");
       continue;
     case MessageType::TraceEvents:
       if (!receiveTrace(E.Link, H.Bytes))
