@@ -68,13 +68,27 @@ TEST(CommandLine, RejectsIsaSpecificAndUnsupportedInput) {
   EXPECT_NE(onlyError({"-march=native", "x.c"}).find("'-march=native'"), std::string::npos);
   EXPECT_NE(onlyError({"-mavx2", "x.c"}).find("specific to one ISA"), std::string::npos);
   EXPECT_NE(onlyError({"-shared", "x.o"}).find("shared libraries"), std::string::npos);
-  EXPECT_NE(onlyError({"-c", "start.S"}).find("'start.S': assembly"), std::string::npos);
+  EXPECT_NE(onlyError({"-c", "start.s"}).find("'start.s': assembly"), std::string::npos);
+  EXPECT_NE(onlyError({"-c", "-x", "assembler", "start.S"}).find("'start.S': assembly"),
+            std::string::npos);
   EXPECT_NE(onlyError({"-stdlib=libstdc++", "x.cpp"}).find("libc++"), std::string::npos);
   EXPECT_NE(onlyError({"-flto", "x.c"}).find("link-time"), std::string::npos);
   EXPECT_NE(onlyError({"-O9", "x.c"}).find("-O9"), std::string::npos);
   EXPECT_EQ(onlyError({"-c"}), "no input files");
   EXPECT_NE(onlyError({"-c", "a.c", "b.c", "-o", "x.o"}).find("-o with -c"), std::string::npos);
   EXPECT_NE(onlyError({"x.c", "-o"}).find("needs a value"), std::string::npos);
+}
+
+// A .S goes to the front end's preprocessor first (Driver.cpp): what is
+// left of it decides.
+TEST(CommandLine, AssemblyForThePreprocessorIsASource) {
+  CommandLine CL = parse({"-c", "decode.S", "-x", "assembler-with-cpp", "other.asm"});
+  EXPECT_TRUE(CL.Errors.empty());
+  ASSERT_EQ(CL.Inputs.size(), 2u);
+  for (const Input &In : CL.Inputs) {
+    EXPECT_EQ(In.Type, Input::Source) << In.Value;
+    EXPECT_EQ(In.Language, "assembler-with-cpp") << In.Value;
+  }
 }
 
 TEST(CommandLine, SourcesKeepTheirLanguage) {
