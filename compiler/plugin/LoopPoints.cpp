@@ -35,9 +35,10 @@
 // in an interpreter, whose dispatch loop holds the inlined loops of its
 // handlers, two dozen of them crossed every dispatch, and went to and from
 // the stack on each (bench/db.c: 5.86x the instructions of the same build
-// without loop points; 2.44x now).  Instead a run of a strip-mined loop counts in its
-// parent's iteration as the P iterations it may run untested, so its parent
-// gets a point of its own, tested on every iteration or nearly.
+// without loop points; 2.44x now).  Instead a run of a strip-mined loop
+// counts in its parent's iteration as the P iterations it may run
+// untested, so its parent gets a point of its own, tested on every
+// iteration or nearly.
 //
 //===----------------------------------------------------------------------===//
 #include "LoopPoints.h"

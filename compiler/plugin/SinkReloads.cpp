@@ -8,10 +8,10 @@
 // where its uses meet, a read runs only when they may.
 //
 // A read moves only where that cannot change what it reads or make it run
-// more often: down to a block it dominates, in the same loop, past no call
-// and no write or lifetime marker of its slot on any path between (a slot
-// is written only before a call, and its contents are what a rewrite wrote,
-// so a call in between would have to name it).  The end of the slot's
+// more often: down to a block it dominates, in the same loop, past no
+// recorded call and no write or lifetime marker of its slot on any path
+// between (besides stores, only a rewrite at a recorded call writes a
+// slot).  The end of the slot's
 // lifetime that followed the read moves with it.
 //
 //===----------------------------------------------------------------------===//

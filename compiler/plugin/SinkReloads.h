@@ -10,10 +10,10 @@ namespace popcorn {
 
 /// Moves each read of one of F's slots (IsSlot) that RecordCallSites put at
 /// the top of the block after a call down to the block where its uses
-/// meet, when no call, no write of the slot and no loop lies between: a
-/// value read back after a call but used on one branch only (a virtual
-/// call's arguments on the rare path of a loop) is then read on that
-/// branch only.  Returns the number of reads moved.
+/// meet, when no recorded call, no write of the slot and no loop lies
+/// between: a value read back after a call but used on one branch only (a
+/// virtual call's arguments on the rare path of a loop) is then read on
+/// that branch only.  Returns the number of reads moved.
 unsigned sinkReloads(llvm::Function &F, llvm::function_ref<bool(const llvm::Value *)> IsSlot);
 
 } // namespace popcorn
