@@ -31,8 +31,10 @@ extern "C" void __popcorn_start(int Argc, char **Argv) {
     sys::exitGroup(127);
   }
   NodeState &N = node();
-  for (NodeEntry &E : N.Nodes)
-    E.Link.open(-1);
+  for (int I = 0; I < MaxNodes; I++) {
+    N.Nodes[I].Link.open(-1);
+    N.Nodes[I].Link.Ahead = N.LinkBuffers[I];
+  }
   readSettings(Envp);
 
   if (const char *P = setting(Setting::Node)) {

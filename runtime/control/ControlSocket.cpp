@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "control/ControlSocket.h"
 #include "signals/Steering.h"
+#include "state/Emulation.h"
 #include "state/NodeState.h"
 #include "support/Report.h"
 #include "support/Signals.h"
@@ -275,7 +276,7 @@ void fillStatus(popcorn_control_reply &R) {
     Out.started = I == 0 || E.Pid > 0;
     // How a started process runs (home's own ISA may run under qemu, and
     // the other natively: StartNodes.cpp), else how it is meant to.
-    bool Qemu = Out.started ? E.Emulated : E.How == Launcher::Qemu;
+    bool Qemu = I == 0 ? homeRunsEmulated() : Out.started ? E.Emulated : E.How == Launcher::Qemu;
     Out.launcher = Qemu ? POPCORN_LAUNCHER_QEMU : POPCORN_LAUNCHER_NATIVE;
     Out.alive = I == 0 || (E.Pid > 0 && alive(E.Pid));
   }

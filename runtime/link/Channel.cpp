@@ -92,7 +92,7 @@ long Channel::receiveWaiting(void *Into, uint64_t Bytes, int WaitMs, int WakeFd)
 // when it has them; no more if Exact), waiting at most WaitMs for the
 // first byte.
 bool Channel::receiveAhead(int WaitMs, uint64_t Wanted, int WakeFd) {
-  long N = receiveWaiting(Ahead, Exact ? Wanted : sizeof Ahead, WaitMs, WakeFd);
+  long N = receiveWaiting(Ahead, Exact ? Wanted : ReceiveAheadBytes, WaitMs, WakeFd);
   AheadStart = 0;
   AheadEnd = N > 0 ? uint32_t(N) : 0;
   return N > 0;
@@ -130,7 +130,7 @@ bool Channel::receivePayload(void *Into, uint64_t Bytes) {
   int WaitMs = dueWaitMs();
   while (Done < Bytes) {
     uint64_t Left = Bytes - Done;
-    if (Left < sizeof Ahead) { // with what follows it
+    if (Left < ReceiveAheadBytes) { // with what follows it
       if (!receiveAhead(WaitMs, Left))
         return false;
       Done += takeAhead(To + Done, Left);

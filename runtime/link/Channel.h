@@ -10,10 +10,15 @@
 // that ends is seen as the end of the stream.
 //
 // A receive takes what the link has, up to a page and a little more, into
-// the channel's own buffer, and the parts of a message are read from
-// there: a page request, or a page with its header, is one system call
-// rather than one per part.  Longer payloads go straight where they are
-// wanted.  So a link's transport handle is read through its Channel only.
+// the channel's buffer, and the parts of a message are read from there: a
+// page request, or a page with its header, is one system call rather than
+// one per part.  Longer payloads go straight where they are wanted.  So a
+// link's transport handle is read through its Channel only.
+//
+// The buffer is the owner's to place (Ahead): the runtime's node table
+// holds a channel per node, and a start-up that touched eight 4 KB
+// buffers to set up a table of links no one may open was a fault per
+// page (bench/startup.sh).  BufferedChannel carries its own.
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_CHANNEL_H
@@ -97,8 +102,22 @@ private:
   uint64_t aheadUpTo(uint64_t Bytes) const {
     return AheadEnd - AheadStart < Bytes ? AheadEnd - AheadStart : Bytes;
   }
-  uint8_t Ahead[ReceiveAheadBytes]; // received, not yet read: [AheadStart, AheadEnd)
   uint32_t AheadStart = 0, AheadEnd = 0;
+
+public:
+  /// ReceiveAheadBytes of the owner's: received, not yet read, in
+  /// [AheadStart, AheadEnd).  Set before the first receive.
+  uint8_t *Ahead = nullptr;
+};
+
+/// A channel with its buffer in it: one of a tool's or a test's own.
+struct BufferedChannel : Channel {
+  BufferedChannel() { Ahead = Storage; }
+  BufferedChannel(const BufferedChannel &) = delete;
+  BufferedChannel &operator=(const BufferedChannel &) = delete;
+
+private:
+  uint8_t Storage[ReceiveAheadBytes];
 };
 
 } // namespace popcorn

@@ -322,6 +322,7 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   N.Remote = true;
   N.Self = Self;
   N.HomeLink.open(Fd);
+  N.HomeLink.Ahead = N.LinkBuffers[MaxNodes];
   N.HomeLink.TimeoutMs = DefaultTimeoutMs;
   uint8_t *RuntimeStack = sys::mapPrivate(RuntimeStackBytes);
   N.Scratch = reinterpret_cast<FramePair *>(sys::mapPrivate(MaxFrames * sizeof(FramePair)));

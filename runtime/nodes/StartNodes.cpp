@@ -14,7 +14,6 @@
 #include "nodes/RemoteLauncher.h"
 #include "memory/RetainedPages.h"
 #include "memory/WrittenPages.h"
-#include "state/Emulation.h"
 #include "state/ExecutableFile.h"
 #include "state/ScheduleSettings.h"
 #include "state/Settings.h"
@@ -554,9 +553,9 @@ bool readNodeTable() {
   }
   for (int I = 0; I < MaxNodes; I++) {
     N.Nodes[I] = NodeEntry{};
+    N.Nodes[I].Link.Ahead = N.LinkBuffers[I];
     static_cast<NodePlace &>(N.Nodes[I]) = Places[I];
   }
-  N.Nodes[0].Emulated = runsEmulated();
   return true;
 }
 

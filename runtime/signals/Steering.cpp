@@ -9,6 +9,7 @@
 #include "signals/Steering.h"
 #include "link/Transport.h"
 #include "signals/SignalState.h"
+#include "state/Emulation.h"
 #include "state/NodeFailure.h"
 #include "state/NodeState.h"
 #include "support/Syscall.h"
@@ -42,7 +43,7 @@ constexpr long FGetfl = 3, FSetfl = 4, FSetown = 8, FSetsig = 10, OAsync = 02000
 // native node's 35 as its 33.
 int signalFor(const NodeEntry &E) {
   constexpr int QemuShift = 2;
-  return SteeringSignal + (E.Emulated ? QemuShift : 0) - (node().Nodes[0].Emulated ? QemuShift : 0);
+  return SteeringSignal + (E.Emulated ? QemuShift : 0) - (homeRunsEmulated() ? QemuShift : 0);
 }
 
 // The kernel's siginfo for a queued signal (the same on every 64-bit ISA).

@@ -1,5 +1,6 @@
 //===- Emulation.cpp - Whether this process runs under qemu-user ----------===//
 #include "state/Emulation.h"
+#include "state/NodeState.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
 #include <string.h>
@@ -20,6 +21,15 @@ bool runsEmulated() {
       sys::call6(sys::Readlinkat, AtFdcwd, long(ThreadExe), long(Runner), sizeof Runner);
   return ProgramBytes > 0 && RunnerBytes > 0 &&
          (ProgramBytes != RunnerBytes || memcmp(Program, Runner, size_t(ProgramBytes)));
+}
+
+bool homeRunsEmulated() {
+  NodeEntry &Home = node().Nodes[0];
+  if (!__atomic_load_n(&Home.EmulationKnown, __ATOMIC_ACQUIRE)) {
+    Home.Emulated = runsEmulated();
+    __atomic_store_n(&Home.EmulationKnown, true, __ATOMIC_RELEASE);
+  }
+  return Home.Emulated;
 }
 
 } // namespace popcorn

@@ -10,9 +10,13 @@
 
 namespace popcorn {
 
-/// Whether this process runs under qemu-user.  Raw system calls only: home
-/// asks before libc has started.
+/// Whether this process runs under qemu-user.  Raw system calls only.
 bool runsEmulated();
+
+/// runsEmulated() for home, asked once, when first needed (steering a
+/// node, popcorn-ctl ps): not at every start, which it would cost two
+/// readlinks.  Threads that ask at once get the same answer.
+bool homeRunsEmulated();
 
 } // namespace popcorn
 

@@ -61,7 +61,8 @@ struct NodeEntry : NodePlace {
   uint64_t SignalActionsSent; // home: NodeState::SignalActionsRead it last had
   bool StackAtHome; // home: the node runs the thread at its home stack's addresses
   uint64_t Moves;   // home: the thread's moves here (POPCORN_LOG=stats)
-  bool Emulated;    // home: it runs under qemu-user (node 0: home itself does)
+  bool Emulated;    // home: it runs under qemu-user (node 0: home itself does,
+  bool EmulationKnown; // once this says it was asked: homeRunsEmulated())
   /// A process of this machine that home started, which home can signal.
   bool startedByHome() const {
     return (How == Launcher::Native || How == Launcher::Qemu) && Pid > 0;
@@ -112,8 +113,7 @@ struct NodeState {
   // Home: the arena (AddressMap.h) is handed out from Next up; freed
   // ranges are reused first.
   uint64_t ArenaNext;
-  uint32_t FreeCount;
-  ArenaFreeRange Free[1024];
+  uint32_t FreeCount; // in Free, below
 
   // A migration asked for by popcorn_migrate, taken at its own point.
   bool Requested;
@@ -193,8 +193,7 @@ struct NodeState {
   uint8_t *Twins, *Diff;
   uint64_t *TwinAddress;
   uint32_t TwinCount;
-  NodeMapping Mappings[MaxNodeMappings];
-  uint32_t MappingCount;
+  uint32_t MappingCount; // in Mappings, below
   uint64_t *PresentList, *DirtyList;
   uint64_t PresentCount, DirtyCount, ListCapacity;
   FetchStream Streams[FetchStreams];
@@ -257,6 +256,14 @@ struct NodeState {
   uint64_t ThreadMaskAtHome;
 
   TraceBuffer *Trace; // null unless recording a trace (Trace.h)
+
+  // Large tables last, so that a start touches only the first pages of
+  // this state (a page fault each, bench/startup.sh): the arena's freed
+  // ranges, a node's mappings, the links' receive buffers (Channel.h), the
+  // nodes' and, last, the link home's.
+  ArenaFreeRange Free[1024];
+  NodeMapping Mappings[MaxNodeMappings];
+  uint8_t LinkBuffers[MaxNodes + 1][ReceiveAheadBytes];
 };
 
 /// This process's state.  __popcorn_start maps it before libc runs (or

@@ -98,7 +98,7 @@ bool endsWithin(pid_t Pid, int Seconds, int &Status) {
 
 // Home's side of authentication under Key, done honestly.
 bool authenticate(int Fd, const LinkKey &Key) {
-  Channel Link;
+  BufferedChannel Link;
   Link.Fd = Fd;
   Link.TimeoutMs = 5000;
   return authenticateNode(Link, Key) == AuthResult::Accepted;

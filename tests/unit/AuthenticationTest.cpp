@@ -64,7 +64,7 @@ struct Outcome {
 Outcome challenge(const LinkKey &HomeKey, const LinkKey &NodeKey) {
   int Pair[2];
   EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Pair), 0);
-  Channel Home, Node;
+  BufferedChannel Home, Node;
   Home.Fd = Pair[0], Node.Fd = Pair[1];
   Home.TimeoutMs = Node.TimeoutMs = 2000;
   Outcome O;
@@ -101,7 +101,7 @@ TEST(Authentication, OtherKeyIsRefusedByBothSides) {
 TEST(Authentication, SilentPeerTimesOut) {
   int Pair[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Pair), 0);
-  Channel Home;
+  BufferedChannel Home;
   Home.Fd = Pair[0];
   Home.TimeoutMs = 100;
   LinkKey Key = {};

@@ -63,7 +63,7 @@ void stopsAtUnwritablePage(int Fds[2]) {
   std::vector<uint8_t> Sent(4 * Page);
   for (uint64_t I = 0; I < Sent.size(); I++)
     Sent[I] = uint8_t(I * 7 + I / Page);
-  Channel Sender, Receiver;
+  BufferedChannel Sender, Receiver;
   Sender.Fd = Fds[0];
   Receiver.Fd = Fds[1];
   Receiver.TimeoutMs = 5000;
@@ -112,7 +112,7 @@ TEST(ReceiveIntoProgram, PeerGoneIsAnError) {
   uint8_t Half[Page / 2] = {1};
   ASSERT_EQ(write(Fds[0], Half, sizeof Half), long(sizeof Half));
   close(Fds[0]);
-  Channel Receiver;
+  BufferedChannel Receiver;
   Receiver.Fd = Fds[1];
   std::vector<uint8_t> Into(Page);
   EXPECT_EQ(Receiver.receiveIntoProgram(Into.data(), Page), -1);
@@ -132,7 +132,7 @@ TEST(Channel, MessagesBackToBack) {
     for (uint32_t I = 0; I < Size; I++)
       Payloads.back()[I] = uint8_t(I * 13 + Size);
   }
-  Channel Sender, Receiver;
+  BufferedChannel Sender, Receiver;
   Sender.open(Fds[0]);
   Receiver.open(Fds[1]);
   Receiver.TimeoutMs = 5000;
@@ -155,7 +155,7 @@ TEST(Channel, ExactLeavesTheNextMessageInTheLink) {
   for (bool Exact : {true, false}) {
     int Fds[2];
     ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Fds), 0);
-    Channel Sender, Receiver;
+    BufferedChannel Sender, Receiver;
     Sender.open(Fds[0]);
     Receiver.open(Fds[1]);
     Receiver.Exact = Exact;
@@ -203,7 +203,7 @@ TEST(Channel, GatheredPartsAreOnePayload) {
                   reinterpret_cast<uint8_t *>(Address) + sizeof Address);
   for (auto &P : Page)
     Expected.insert(Expected.end(), P.begin(), P.end());
-  Channel Sender, Receiver;
+  BufferedChannel Sender, Receiver;
   Sender.Fd = Fds[0];
   Receiver.Fd = Fds[1];
   Receiver.TimeoutMs = 5000;
@@ -226,7 +226,7 @@ TEST(Channel, HeaderWaitWokenByAnotherDescriptor) {
   int Fds[2], Wake[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Fds), 0);
   ASSERT_EQ(pipe(Wake), 0);
-  Channel Sender, Receiver;
+  BufferedChannel Sender, Receiver;
   Sender.open(Fds[0]);
   Receiver.open(Fds[1]);
   MessageHeader Header;
@@ -255,7 +255,7 @@ TEST(Channel, HeaderWaitWokenByAnotherDescriptor) {
 TEST(Channel, SteerIsTakenInPassingOnANodesLink) {
   int Fds[2];
   ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, Fds), 0);
-  Channel Home, Node, Other;
+  BufferedChannel Home, Node, Other;
   Home.Fd = Fds[0];
   Node.Fd = Other.Fd = Fds[1];
   Node.TakesSteering = true;

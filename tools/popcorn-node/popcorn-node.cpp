@@ -200,7 +200,7 @@ int statusOf(int Status) {
 }
 
 [[noreturn]] void serve(int Fd, const std::string &Peer, const LinkKey &Key) {
-  Channel Link;
+  BufferedChannel Link;
   Link.open(Fd);
   Link.Exact = true; // home's greeting follows the image at once, for the node
   Link.TimeoutMs = DefaultTimeoutMs;
