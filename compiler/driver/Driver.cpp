@@ -330,9 +330,12 @@ not).
 
 popcorn-clang's own options:
   -fpopcorn-loop-period=N     a migration point on every loop's back edge,
-                              taken every N iterations (default 0: none)
-  -fpopcorn-loop-period=auto  a point only in the loops that could run long
+                              taken every N iterations (0: no loop points)
+  -fpopcorn-loop-period=auto  a point in every loop that could run long
                               without one, at a period of the compiler's
+                              (default: only in the loops that call
+                              functions with no point, such as leaves and
+                              libc, and reach none through their calls)
   -fpopcorn-nomigrate=f,g     no migration points in these functions
 
 Refused, with the reason: options for one ISA (-m..., -march=, --target=,

@@ -35,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 #include "InsertMigrationPoints.h"
 #include "BoundedFunctions.h"
+#include "LibcFunctions.h"
 #include "LoopPoints.h"
 #include "Migratable.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -85,15 +86,23 @@ static cl::opt<unsigned> LoopPeriod(
     "popcorn-loop-period", cl::init(0),
     cl::desc("Test for a pending migration every N iterations of each loop (0: never)"));
 
-// Off by default until their cost is in budget: with them, bench/ runs 1.18x
-// the instructions it runs without (geometric mean), a database-style
-// interpreter 2.44x (bench/db.c): a point's call in a loop makes the values
-// live across it values carried round the loop, spilled and copied on every
-// iteration.
+// In every loop, off by default until their cost is in budget: with them,
+// bench/ runs 1.10x the instructions it runs without (geometric mean), a
+// database-style interpreter 1.63x (bench/db.c): a point's call in a loop
+// makes the values live across it values carried round the loop, spilled
+// and copied when there are many.
 static cl::opt<bool> LoopPointsWhereNeeded(
     "popcorn-loop-points", cl::init(false),
     cl::desc("A point in the loops that could run long without one, at a period of the "
              "compiler's (popcorn-clang -fpopcorn-loop-period=auto)"));
+
+// By default, the loops that call only functions without points (leaves,
+// libc): such a loop is never left for a point, and its calls make a test
+// cheap beside an iteration (bench/ 1.006x; interp's dispatch loop, 1.11x,
+// answered no request before).
+static cl::opt<bool> LeafCallLoopPoints(
+    "popcorn-leaf-call-loop-points", cl::init(true),
+    cl::desc("A point in the loops that call only functions that reach none (the default)"));
 
 // The loop points of F; false if it has none.
 static bool addLoopPoints(Function &F, FunctionAnalysisManager &FAM,
@@ -106,10 +115,12 @@ static bool addLoopPoints(Function &F, FunctionAnalysisManager &FAM,
       countAllBackEdges(F, LI, LoopPeriod, Ctx);
     return LoopPeriod != 0;
   }
-  if (!LoopPointsWhereNeeded)
+  if (!LoopPointsWhereNeeded && !LeafCallLoopPoints)
     return false;
+  LoopPointContext Scoped = Ctx;
+  Scoped.OnlyLoopsCallingLeaves = !LoopPointsWhereNeeded;
   return insertLoopPoints(F, LI, FAM.getResult<ScalarEvolutionAnalysis>(F),
-                          FAM.getResult<DominatorTreeAnalysis>(F), Ctx) != 0;
+                          FAM.getResult<DominatorTreeAnalysis>(F), Scoped) != 0;
 }
 
 PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -130,7 +141,8 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
   BoundedFunctions Bounded(M);
   auto HasEntryPoint = [&](const Function &F) { return isMigratable(F) && !Bounded.contains(F); };
   auto InsertPoint = [&](Instruction *Where) { Builder.insertBefore(Where); };
-  LoopPointContext Loops{Bounded, HasEntryPoint, InsertPoint};
+  LoopPointContext Loops{Bounded, HasEntryPoint, InsertPoint, neverCallsBack,
+                         /*OnlyLoopsCallingLeaves=*/true};
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = false;
   for (Function &F : M) {

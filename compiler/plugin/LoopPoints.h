@@ -24,10 +24,16 @@ struct LoopPointContext {
   llvm::function_ref<bool(const llvm::Function &)> HasEntryPoint;
   /// Puts a migration point (the pending test and its slow path) before I.
   llvm::function_ref<void(llvm::Instruction *)> InsertPoint;
+  /// A libc function that never calls back into the program (LibcFunctions.h).
+  llvm::function_ref<bool(const llvm::Function &)> NeverCallsBack;
+  /// Points only in loops that make calls and reach no point through them
+  /// (the default), not in every loop that could run long.
+  bool OnlyLoopsCallingLeaves;
 };
 
 /// Gives every loop of F that could run long without reaching a migration
-/// point one on its back edge, taken once every so many iterations: the
+/// point (of those Ctx.OnlyLoopsCallingLeaves allows) one on its back edge,
+/// taken once every so many iterations: the
 /// period is chosen from an estimate of an iteration's instructions so that
 /// about LoopStretchBudget instructions run between two tests.  Returns the
 /// number of loops that got one.

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Prompt with loop points: tests/migrate/prompt.c, built with
-# -fpopcorn-loop-period=auto (loop points are off by default), answers a
-# request to move while a loop that reaches no migration point of its own
-# runs (one calling only a leaf, a counted one without calls, one whose exit
-# depends on the data).  For each: a period= schedule moves the thread
-# several times during the loop, and popcorn-ctl's request is taken while
-# the loop still runs; each run prints what a run that stays home prints.
-# Without loop points both wait for the loop's end: no move at all.
+# -fpopcorn-loop-period=auto, answers a request to move while a loop that
+# reaches no migration point of its own runs (one calling only a leaf, a
+# counted one without calls, one whose exit depends on the data).  Built
+# with no flag, it answers in the loop that calls only a leaf (the default
+# gives only such loops a point).  For each: a period= schedule moves the
+# thread several times during the loop, and popcorn-ctl's request is taken
+# while the loop still runs; each run prints what a run that stays home
+# prints.  Without loop points both wait for the loop's end: no move at all.
 #
 #   run-prompt-test.sh BUILD_DIR SOURCE WORK_DIR
 set -eu
@@ -22,8 +23,9 @@ ctl=$build/bin/popcorn-ctl
 export XDG_RUNTIME_DIR="$work/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 
-if ! timeout 300 "$build/bin/popcorn-clang" -O2 -fpopcorn-loop-period=auto "$src" -o prog 2>build.err; then
-	echo "FAIL: popcorn-clang -O2 -fpopcorn-loop-period=auto $src"
+if ! timeout 300 "$build/bin/popcorn-clang" -O2 -fpopcorn-loop-period=auto "$src" -o auto 2>build.err ||
+	! timeout 300 "$build/bin/popcorn-clang" -O2 "$src" -o default 2>>build.err; then
+	echo "FAIL: popcorn-clang -O2 [-fpopcorn-loop-period=auto] $src"
 	cat build.err
 	exit 1
 fi
@@ -35,24 +37,27 @@ trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true' EXIT
 # Millions of iterations: about half a second each natively, so that a
 # schedule of 20 ms away and 20 ms home has a dozen cycles in the loop.
 # (run() sets $name: the loop's kind is $kind.)
-for phase in leaf:400 counted:400 uncounted:200; do
-	kind=${phase%:*} size=${phase#*:}
-	run baseline env POPCORN_NODES=0:x86_64:native ./prog "$kind" "$size"
+for phase in auto:leaf:400 auto:counted:400 auto:uncounted:200 default:leaf:400; do
+	IFS=: read -r prog kind size <<-EOF
+	$phase
+	EOF
+	prog=./$prog
+	run baseline env POPCORN_NODES=0:x86_64:native $prog "$kind" "$size"
 	run_timeout=120 run period env POPCORN_LOG=stats 'POPCORN_MIGRATE=period=20ms;nodes=2' \
-		./prog "$kind" "$size"
+		$prog "$kind" "$size"
 	take_report period "popcorn: migrations: "
 	moves=$(echo "$report" | sed -n 's/^popcorn: migrations: \([0-9]*\) away.*/\1/p')
-	if ! same_as_baseline "$kind with period=20ms" period; then
+	if ! same_as_baseline "$prog $kind with period=20ms" period; then
 		failed=1
-	elif at_least "$kind with period=20ms" "$moves" 3 "fewer than 3 migrations during the loop"; then
-		echo "ok: $kind: period=20ms moved the thread $moves times during the loop"
+	elif at_least "$prog $kind with period=20ms" "$moves" 3 "fewer than 3 migrations during the loop"; then
+		echo "ok: $prog $kind: period=20ms moved the thread $moves times during the loop"
 	else
 		failed=1
 	fi
 
 	# popcorn-ctl, half a second into a loop of about a second and a half.
-	run baseline env POPCORN_NODES=0:x86_64:native ./prog "$kind" $((size * 4))
-	./prog "$kind" $((size * 4)) >steered.stdout 2>steered.stderr &
+	run baseline env POPCORN_NODES=0:x86_64:native $prog "$kind" $((size * 4))
+	$prog "$kind" $((size * 4)) >steered.stdout 2>steered.stderr &
 	pid=$!
 	sleep 0.5
 	timeout 30 "$ctl" migrate "$pid" 2 >ctl.out 2>&1 || echo "popcorn-ctl migrate: $(cat ctl.out)"
@@ -63,19 +68,19 @@ for phase in leaf:400 counted:400 uncounted:200; do
 		sleep 0.1
 	done
 	if [ "$node" = 2 ]; then
-		echo "ok: $kind: popcorn-ctl moved the thread to node 2 while the loop ran"
+		echo "ok: $prog $kind: popcorn-ctl moved the thread to node 2 while the loop ran"
 	else
-		echo "FAIL: $kind: the thread did not reach node 2 while the loop ran (ps: '${node:-ended}')"
+		echo "FAIL: $prog $kind: the thread did not reach node 2 while the loop ran (ps: '${node:-ended}')"
 		failed=1
 	fi
 	status=0
 	wait "$pid" || status=$?
 	pid=
 	if [ $status -ne 0 ]; then
-		echo "FAIL: $kind: the steered run exits with $status: $(cat steered.stderr)"
+		echo "FAIL: $prog $kind: the steered run exits with $status: $(cat steered.stderr)"
 		failed=1
 	elif ! cmp -s baseline.stdout steered.stdout; then
-		echo "FAIL: $kind: the steered run prints '$(cat steered.stdout)', not '$(cat baseline.stdout)'"
+		echo "FAIL: $prog $kind: the steered run prints '$(cat steered.stdout)', not '$(cat baseline.stdout)'"
 		failed=1
 	fi
 done

@@ -18,8 +18,12 @@ target triple = "aarch64-unknown-linux-musl"
 ; CHECK: [[LONG:%.*]] = icmp ugt i64 [[LEFT]], 33333
 ; CHECK: %popcorn.cut = and i1 %{{.*}}, [[LONG]]
 ; CHECK: %[[FIRST_STOP:popcorn.stop[0-9]*]] = select i1 %popcorn.cut, i64 33334, i64 %n
+; The chunks are a loop around the loop, whose header sets the stop: the
+; loop itself compares with a value that does not change in it.
+; CHECK: loop.chunk:
+; CHECK-NEXT: %[[STOP:popcorn.stop[.0-9]*]] = phi i64 [ %[[FIRST_STOP]], %{{.*}} ], [ %[[NEXT_STOP:popcorn.stop[0-9]*]], %{{.*}} ]
 ; CHECK: loop:
-; CHECK-NEXT: %[[STOP:popcorn.stop[.0-9]*]] = phi i64 [ %[[FIRST_STOP]], %{{.*}} ], [ %[[STOP]], %loop ], [ %[[NEXT_STOP:popcorn.stop[0-9]*]], %{{.*}} ]
+; CHECK-NOT: popcorn.stop
 ; CHECK-NOT: icmp eq i64 %i.next, %n
 ; CHECK: %popcorn.in.chunk = icmp ne i64 %i.next, %[[STOP]]
 ; CHECK-NEXT: br i1 %popcorn.in.chunk, label %loop, label %popcorn.chunk.end
@@ -120,16 +124,26 @@ exit:
 }
 
 ; No trip count: a test on the back edge, as at a function's entry, and no
-; variable kept for it.
+; variable kept for it.  On the edge itself, past the exit test, so that the
+; test's result is not live across the point.  The body is small (6
+; instructions): it is copied 4 times, each copy with its own exit, so that
+; one test serves 4 iterations; the exit takes the sum from the copy that
+; left.
 ; CHECK-LABEL: define i64 @walk(
 ; CHECK: loop:
 ; CHECK-NEXT: %p = phi ptr
 ; CHECK-NEXT: %s = phi i64
-; CHECK-NEXT: getelementptr
 ; CHECK: %end = icmp eq ptr %next, null
+; CHECK-NEXT: br i1 %end, label %exit, label %loop.1
+; CHECK-NOT: @__popcorn_migration_pending
+; CHECK: %end.3 = icmp eq ptr %next.3, null
+; CHECK-NEXT: br i1 %end.3, label %exit, label %[[EDGE:.*]]
+; CHECK: [[EDGE]]:
 ; CHECK-NEXT: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
-; CHECK: br i1 %end, label %exit, label %loop
+; CHECK: br label %loop
+; CHECK: exit:
+; CHECK-NEXT: phi i64 [ %s.next, %loop ], [ %s.next.1, %loop.1 ], [ %s.next.2, %loop.2 ], [ %s.next.3, %loop.3 ]
 ; CHECK: ret i64
 define i64 @walk(ptr %head) {
 entry:
@@ -215,9 +229,11 @@ exit:
 ; CHECK: %popcorn.in.chunk = icmp ne i64 %j.next
 ; CHECK: outer.latch:
 ; CHECK-NOT: popcorn.in.chunk
-; CHECK: %popcorn.pending{{[0-9]*}} = load volatile i32, ptr @__popcorn_migration_pending
+; CHECK: br i1 %done, label %exit, label %[[EDGE:.*]]
+; CHECK: [[EDGE]]:
+; CHECK-NEXT: %popcorn.pending{{[0-9]*}} = load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
-; CHECK: br i1 %done, label %exit, label %outer
+; CHECK: br label %outer
 define i64 @nest_unknown(ptr %a, i64 %n, i64 %m) {
 entry:
   br label %outer
@@ -240,4 +256,27 @@ outer.latch:
   br i1 %done, label %exit, label %outer
 exit:
   ret i64 %s.inner
+}
+
+; A variable that steps by 2 and cannot wrap, tested with !=: the chunk's
+; test is an order, which gives the inner loop a trip count; the chunk's
+; end asks the original test.
+; CHECK-LABEL: define i64 @step_two(
+; CHECK: %popcorn.in.chunk = icmp ult i64 %i.next, %popcorn.stop
+; CHECK: popcorn.chunk.end:
+; CHECK-NEXT: %done = icmp eq i64 %i.next, %n
+define i64 @step_two(ptr %a, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi i64 [ 0, %entry ], [ %s.next, %loop ]
+  %p = getelementptr i64, ptr %a, i64 %i
+  %v = load i64, ptr %p
+  %s.next = add i64 %s, %v
+  %i.next = add nuw i64 %i, 2
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i64 %s.next
 }

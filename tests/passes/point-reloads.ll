@@ -1,8 +1,9 @@
-; Values that cross only a migration point's slow path (a loop point's, in
-; a hot loop) are read back right after it, however many there are: read
-; where they are used, they would be loaded on every iteration.  Six values
-; defined before the loop are used in it; only four homes of values used in
-; loops are read back after calls in general.
+; Values that cross a migration point's slow path (a loop point's, in a hot
+; loop) are stored before it and read back right after it, on that path
+; alone, however many there are: read where they are used, they would be
+; loaded on every iteration.  Six values defined before the loop are used in
+; it (only four homes of values used in loops are read back after other
+; calls); nothing is stored or loaded on the common path.
 target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
 target triple = "aarch64-unknown-linux-musl"
 
@@ -12,13 +13,15 @@ declare preserve_allcc void @__popcorn_migration_point()
 
 ; CHECK-LABEL: define i64 @six_invariants(
 ; CHECK: loop:
-; CHECK-NOT: = load
+; CHECK-NOT: {{= load|store }}
 ; CHECK: br i1 %due, label %point, label %latch
+; CHECK: store i64 %a{{[0-9]*}}, ptr %a.across
+; CHECK: store i64 %f{{[0-9]*}}, ptr %f.across
 ; CHECK: call preserve_allcc void @__popcorn_migration_point() {{.*}}"deopt"(
-; CHECK: %a.reload = load i64, ptr %a.home
-; CHECK: %f.reload = load i64, ptr %f.home
+; CHECK: %a.reload = load i64, ptr %a.across
+; CHECK: %f.reload = load i64, ptr %f.across
 ; CHECK: latch:
-; CHECK-NOT: = load
+; CHECK-NOT: {{= load|store }}
 ; CHECK: ret i64
 define i64 @six_invariants(i64 %x, i64 %n) {
 entry:
@@ -50,4 +53,40 @@ latch:
   br i1 %done, label %exit, label %loop
 exit:
   ret i64 %s6
+}
+
+; A value that crosses another call lives in a home, read where it is used.
+; A point between the home's store and a read must name the home in its
+; record: a rewrite there builds a new frame, and the read after it finds
+; only what the record carried.
+declare void @work()
+
+; CHECK-LABEL: define i64 @home_across_point(
+; CHECK: store i64 %v, ptr %v.home
+; CHECK: call void @work() {{.*}}"deopt"({{.*}}ptr %v.home
+; CHECK: loop:
+; CHECK: call preserve_allcc void @__popcorn_migration_point() {{.*}}"deopt"({{.*}}ptr %v.home
+; CHECK: exit:
+; CHECK: call void @work() {{.*}}"deopt"({{.*}}ptr %v.home
+; CHECK: load i64, ptr %v.home
+define i64 @home_across_point(i64 %x, i64 %n) {
+entry:
+  %v = mul i64 %x, 3
+  call void @work()
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %latch ]
+  %i.next = add i64 %i, 1
+  %due = icmp eq i64 %i.next, 100
+  br i1 %due, label %point, label %latch
+point:
+  call preserve_allcc void @__popcorn_migration_point()
+  br label %latch
+latch:
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  call void @work()
+  %r = add i64 %v, %i.next
+  ret i64 %r
 }

@@ -1,0 +1,115 @@
+; Which loops get a migration point by default (no -popcorn-loop-points):
+; those that make calls and reach no point through any of them.  Such a
+; loop would hold a request for as long as it runs, and its calls make a
+; test cheap beside an iteration.  A loop with no call gets none by
+; default (-fpopcorn-loop-period=auto gives it one), nor does one whose
+; calls may reach a point.  libc's functions are this test's list
+; (default-loop-points.libc): strlen never calls back, qsort may.
+target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
+target triple = "aarch64-unknown-linux-musl"
+
+define internal i64 @leaf(i64 %x) {
+  %y = mul i64 %x, 2654435761
+  %z = xor i64 %y, 13
+  ret i64 %z
+}
+
+declare i64 @strlen(ptr)
+declare void @qsort(ptr, i64, i64, ptr)
+declare void @elsewhere(i64)
+
+; A leaf on every iteration of a counted loop: strip-mined, a point at
+; each chunk's end.
+; CHECK-LABEL: define i64 @calls_leaf(
+; CHECK: call i64 @leaf(
+; CHECK: %popcorn.in.chunk = icmp
+; CHECK: popcorn.chunk.next:
+; CHECK-NEXT: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK: }
+define i64 @calls_leaf(i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %a = phi i64 [ 1, %entry ], [ %a.next, %loop ]
+  %x = add i64 %a, %i
+  %a.next = call i64 @leaf(i64 %x)
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i64 %a.next
+}
+
+; libc that never calls back, in a loop whose exit depends on the data: a
+; test on the back edge.
+; CHECK-LABEL: define i64 @calls_strlen(
+; CHECK: call i64 @strlen(
+; CHECK: br i1 %done, label %exit, label %[[EDGE:.*]]
+; CHECK: [[EDGE]]:
+; CHECK-NEXT: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK: }
+define i64 @calls_strlen(ptr %words) {
+entry:
+  br label %loop
+loop:
+  %p = phi ptr [ %words, %entry ], [ %p.next, %loop ]
+  %t = phi i64 [ 0, %entry ], [ %t.next, %loop ]
+  %len = call i64 @strlen(ptr %p)
+  %t.next = add i64 %t, %len
+  %p.next = getelementptr i8, ptr %p, i64 %len
+  %done = icmp eq i64 %len, 0
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i64 %t.next
+}
+
+; No call: only the function's entry point.
+; CHECK-LABEL: define i64 @no_calls(
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: @__popcorn_migration_point
+; CHECK: ret i64
+define i64 @no_calls(ptr %a, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %s = phi i64 [ 0, %entry ], [ %s.next, %loop ]
+  %p = getelementptr i64, ptr %a, i64 %i
+  %v = load i64, ptr %p
+  %s.next = add i64 %s, %v
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i64 %s.next
+}
+
+; Calls that may reach a point (another file's function, a libc function
+; that calls back): none of the loop's own.
+; CHECK-LABEL: define void @calls_out(
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: @__popcorn_migration_point
+; CHECK: ret void
+define void @calls_out(ptr %base, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %latch ]
+  %odd = trunc i64 %i to i1
+  br i1 %odd, label %out, label %sort
+out:
+  call void @elsewhere(i64 %i)
+  br label %latch
+sort:
+  call void @qsort(ptr %base, i64 %i, i64 8, ptr null)
+  br label %latch
+latch:
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
