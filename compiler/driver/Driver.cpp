@@ -333,9 +333,9 @@ popcorn-clang's own options:
                               taken every N iterations (0: no loop points)
   -fpopcorn-loop-period=auto  a point in every loop that could run long
                               without one, at a period of the compiler's
-                              (default: only in the loops that call
-                              functions with no point, such as leaves and
-                              libc, and reach none through their calls)
+                              (default: only in the loops that call the
+                              program's leaf functions and reach no point
+                              through any of their calls)
   -fpopcorn-nomigrate=f,g     no migration points in these functions
 
 Refused, with the reason: options for one ISA (-m..., -march=, --target=,

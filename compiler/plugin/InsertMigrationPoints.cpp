@@ -96,10 +96,10 @@ static cl::opt<bool> LoopPointsWhereNeeded(
     cl::desc("A point in the loops that could run long without one, at a period of the "
              "compiler's (popcorn-clang -fpopcorn-loop-period=auto)"));
 
-// By default, the loops that call only functions without points (leaves,
-// libc): such a loop is never left for a point, and its calls make a test
-// cheap beside an iteration (bench/ 1.006x; interp's dispatch loop, 1.11x,
-// answered no request before).
+// By default, the loops that call the program's leaf functions and nothing
+// that reaches a point: such a loop is never left for a point, and its
+// calls make a test cheap beside an iteration (bench/ 1.006x; interp's
+// dispatch loop, 1.11x, answered no request before).
 static cl::opt<bool> LeafCallLoopPoints(
     "popcorn-leaf-call-loop-points", cl::init(true),
     cl::desc("A point in the loops that call only functions that reach none (the default)"));

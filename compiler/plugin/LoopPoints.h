@@ -26,8 +26,8 @@ struct LoopPointContext {
   llvm::function_ref<void(llvm::Instruction *)> InsertPoint;
   /// A libc function that never calls back into the program (LibcFunctions.h).
   llvm::function_ref<bool(const llvm::Function &)> NeverCallsBack;
-  /// Points only in loops that make calls and reach no point through them
-  /// (the default), not in every loop that could run long.
+  /// Points only in loops that call the program's leaves and reach no point
+  /// through any call (the default), not in every loop that could run long.
   bool OnlyLoopsCallingLeaves;
 };
 

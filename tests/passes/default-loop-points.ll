@@ -1,10 +1,12 @@
 ; Which loops get a migration point by default (no -popcorn-loop-points):
-; those that make calls and reach no point through any of them.  Such a
-; loop would hold a request for as long as it runs, and its calls make a
-; test cheap beside an iteration.  A loop with no call gets none by
-; default (-fpopcorn-loop-period=auto gives it one), nor does one whose
-; calls may reach a point.  libc's functions are this test's list
-; (default-loop-points.libc): strlen never calls back, qsort may.
+; those that call the program's leaf functions and nothing that may reach a
+; point (their other calls are to libc functions that never call back).
+; Such a loop would hold a request for as long as it runs, and its calls
+; make a test cheap beside an iteration.  A loop with no call gets none by
+; default (-fpopcorn-loop-period=auto gives it one), nor does one that calls
+; only libc, nor one whose calls may reach a point.  libc's functions are
+; this test's list (default-loop-points.libc): strlen never calls back,
+; qsort may.
 target datalayout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32"
 target triple = "aarch64-unknown-linux-musl"
 
@@ -42,16 +44,37 @@ exit:
   ret i64 %a.next
 }
 
-; libc that never calls back, in a loop whose exit depends on the data: a
-; test on the back edge.
-; CHECK-LABEL: define i64 @calls_strlen(
+; A leaf and libc that never calls back, in a loop whose exit depends on
+; the data: a test on the back edge.
+; CHECK-LABEL: define i64 @leaf_and_strlen(
 ; CHECK: call i64 @strlen(
 ; CHECK: br i1 %done, label %exit, label %[[EDGE:.*]]
 ; CHECK: [[EDGE]]:
 ; CHECK-NEXT: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK: }
-define i64 @calls_strlen(ptr %words) {
+define i64 @leaf_and_strlen(ptr %words) {
+entry:
+  br label %loop
+loop:
+  %p = phi ptr [ %words, %entry ], [ %p.next, %loop ]
+  %t = phi i64 [ 0, %entry ], [ %t.next, %loop ]
+  %len = call i64 @strlen(ptr %p)
+  %h = call i64 @leaf(i64 %len)
+  %t.next = add i64 %t, %h
+  %p.next = getelementptr i8, ptr %p, i64 %len
+  %done = icmp eq i64 %len, 0
+  br i1 %done, label %exit, label %loop
+exit:
+  ret i64 %t.next
+}
+
+; libc alone: none of the loop's own.
+; CHECK-LABEL: define i64 @only_strlen(
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: @__popcorn_migration_point
+; CHECK: ret i64
+define i64 @only_strlen(ptr %words) {
 entry:
   br label %loop
 loop:
@@ -88,7 +111,7 @@ exit:
 }
 
 ; Calls that may reach a point (another file's function, a libc function
-; that calls back): none of the loop's own.
+; that calls back), beside a leaf: none of the loop's own.
 ; CHECK-LABEL: define void @calls_out(
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
 ; CHECK-NOT: @__popcorn_migration_point
@@ -102,6 +125,7 @@ loop:
   br i1 %odd, label %out, label %sort
 out:
   call void @elsewhere(i64 %i)
+  %h = call i64 @leaf(i64 %i)
   br label %latch
 sort:
   call void @qsort(ptr %base, i64 %i, i64 8, ptr null)
