@@ -157,6 +157,7 @@ Expected<SplitInputs> splitInputs(const std::vector<LinkInput> &Inputs,
     if (std::error_code EC = sys::fs::create_link(Original, HostLink))
       return inputError("cannot link " + HostLink + ": " + EC.message());
     Split.PerIsa[0].push_back(HostLink);
+    Split.Given.push_back({HostLink, Path});
     for (size_t I = 1; I < AllIsas.size(); ++I) {
       Expected<std::string> Extracted =
           IsArchive ? extractArchive(File, AllIsas[I].Id, TempDir, Index)
@@ -164,6 +165,7 @@ Expected<SplitInputs> splitInputs(const std::vector<LinkInput> &Inputs,
       if (!Extracted)
         return Extracted.takeError();
       Split.PerIsa[I].push_back(*Extracted);
+      Split.Given.push_back({*Extracted, Path});
     }
   }
   return Split;

@@ -18,6 +18,9 @@ struct LinkInput {
 // Per ISA, the files to hand to that ISA's linker, in command-line order.
 struct SplitInputs {
   std::vector<std::vector<std::string>> PerIsa; // indexed like AllIsas
+  /// Each file written under TempDir and the input it stands for, as the
+  /// command line named it: what a linker's message says instead.
+  std::vector<std::pair<std::string, std::string>> Given;
 };
 
 /// Resolves -lNAME against LibraryDirs and each ISA's sysroot library

@@ -152,6 +152,7 @@ namespace {
 struct RunningLink {
   pid_t Pid;
   StringRef IsaName;
+  std::string Messages; // where lld writes its errors and warnings
 };
 } // namespace
 
@@ -159,7 +160,8 @@ struct RunningLink {
 // library, forked, so that the ISAs' links run side by side without
 // starting ld.lld (about 20 ms each here, most of it loading libLLVM, which
 // this process has done already; a link of a small program takes as long).
-// The child ends with lld's status; finishLinks waits for it.
+// The child ends with lld's status; finishLinks waits for it, and prints
+// what lld said.
 static RunningLink startLink(const IsaInfo &Info, const std::vector<std::string> &Inputs,
                              const Options &Opts, const std::string &Sysroot,
                              const std::string &Out, const std::vector<std::string> &Extra) {
@@ -186,30 +188,61 @@ static RunningLink startLink(const IsaInfo &Info, const std::vector<std::string>
     Args.push_back(Arg.c_str());
   outs().flush();
   errs().flush();
+  std::string Messages = TempDir + "/" + std::string(Info.Name) + "/lld-messages";
   pid_t Pid = fork();
   if (Pid < 0)
     fail("cannot start the " + Twine(Info.Name) + " link: " + std::strerror(errno));
   if (Pid == 0) {
-    lld::Result R = lld::lldMain(Args, outs(), errs(), {{lld::Gnu, &lld::elf::link}});
+    std::error_code EC;
+    raw_fd_ostream File(Messages, EC);
+    lld::Result R =
+        lld::lldMain(Args, outs(), EC ? errs() : File, {{lld::Gnu, &lld::elf::link}});
     outs().flush();
-    errs().flush();
+    File.flush();
     _exit(R.retCode);
   }
-  return {Pid, Info.Name};
+  return {Pid, Info.Name, Messages};
 }
 
-static void finishLinks(ArrayRef<RunningLink> Links) {
+// What lld said in a link, with each temporary file named as the input it
+// stands for (an undefined symbol is referenced by "main.o", not by a file
+// of popcorn-ld's own under /tmp).
+static std::string linkMessages(const RunningLink &Link, const SplitInputs &Split) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> File = MemoryBuffer::getFile(Link.Messages);
+  if (!File)
+    return "";
+  std::string Text = (*File)->getBuffer().str();
+  for (const auto &[Temporary, Given] : Split.Given)
+    for (size_t At = Text.find(Temporary); At != std::string::npos;
+         At = Text.find(Temporary, At + Given.size()))
+      Text.replace(At, Temporary.size(), Given);
+  return Text;
+}
+
+// Waits for every link, then says what lld said, once when the ISAs'
+// links said the same (an undefined symbol is undefined in each), and
+// fails naming the links that failed.
+static void finishLinks(ArrayRef<RunningLink> Links, const SplitInputs &Split) {
+  std::string Said;
+  std::vector<std::string> Failed;
   for (const RunningLink &Link : Links) {
     int Status;
     while (waitpid(Link.Pid, &Status, 0) < 0)
       if (errno != EINTR)
         fail("waiting for the " + Link.IsaName + " link: " + std::strerror(errno));
+    std::string Text = linkMessages(Link, Split);
+    if (Text != Said)
+      errs() << Text;
+    Said = std::move(Text);
     if (WIFSIGNALED(Status))
-      fail("linking the " + Link.IsaName + " executable failed: lld ended by signal " +
-           Twine(WTERMSIG(Status)));
-    if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
-      fail("linking the " + Link.IsaName + " executable failed");
+      Failed.push_back((Link.IsaName + " (lld ended by signal " + Twine(WTERMSIG(Status)) + ")").str());
+    else if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
+      Failed.push_back(Link.IsaName.str());
   }
+  if (Failed.size() == 1)
+    fail("linking the " + Failed[0] + " executable failed");
+  if (!Failed.empty())
+    fail("linking the " + join(Failed, " and ") + " executables failed");
 }
 
 static void writeFile(StringRef Path, StringRef Data, bool Executable = false) {
@@ -341,11 +374,12 @@ finalLinks(const std::vector<std::vector<MappedSection>> &Maps, uint64_t Reserve
   for (size_t I = 1; I < AllIsas.size(); ++I)
     Links.push_back(startLink(AllIsas[I], Split.PerIsa[I], Opts, Sysroot, Executables[I],
                               {"-T", Scripts[I]}));
-  finishLinks(Links);
+  finishLinks(Links, Split);
   std::vector<std::string> HostExtra = {"-T", Scripts[0]};
   for (size_t I = 1; I < AllIsas.size(); ++I)
     HostExtra.push_back(writeImageObject(AllIsas[I], Executables[I], Opts.Strip));
-  finishLinks(startLink(HostIsa, Split.PerIsa[0], Opts, Sysroot, Executables[0], HostExtra));
+  finishLinks(startLink(HostIsa, Split.PerIsa[0], Opts, Sysroot, Executables[0], HostExtra),
+              Split);
 
   std::vector<std::unique_ptr<MemoryBuffer>> Buffers;
   for (const std::string &Path : Executables)
@@ -393,7 +427,7 @@ int main(int Argc, char **Argv) {
     Links.push_back(startLink(AllIsas[I], Split->PerIsa[I], Opts, Sysroot, Executables.back(),
                               {"-Map", Base + "first.map", "-T", KeepStackMaps}));
   }
-  finishLinks(Links);
+  finishLinks(Links, *Split);
   std::vector<std::vector<MappedSection>> Maps;
   std::vector<CallSiteTable> FirstTables;
   for (size_t I = 0; I < AllIsas.size(); ++I) {

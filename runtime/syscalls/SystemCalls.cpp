@@ -10,10 +10,30 @@
 #include "memory/AddressSpace.h"
 #include "signals/SignalState.h"
 #include "state/NodeState.h"
+#include "support/Report.h"
 #include "support/Syscall.h"
 #include "syscalls/RuntimeDescriptors.h"
 
 using namespace popcorn;
+
+// A move asked for and still waiting when the program ends: the thread
+// reached no migration point after the request.  Said, since whoever asked
+// waited for it (popcorn-ctl answered that the thread would move at its
+// next point).  A timer's request only if the thread never moved: one may
+// always come in a run's last milliseconds.
+static void reportUntakenRequest(const NodeState &N) {
+  if (N.Quiet || (!N.SteeredNode && !(N.SignalledMigration && !N.Migrations)))
+    return;
+  Line L;
+  L << "popcorn: ";
+  if (N.SteeredNode)
+    L << "the move to node " << uint64_t(N.SteeredNode - 1) << " that popcorn-ctl asked for";
+  else
+    L << "the move POPCORN_MIGRATE asked for";
+  L << " was not taken: the thread reached no migration point after the request (a loop "
+       "that calls nothing, or only another file's functions, has none unless built with "
+       "-fpopcorn-loop-period=auto)";
+}
 
 extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, long E, long F) {
   NodeState &N = node();
@@ -44,6 +64,7 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     break;
   case sys::ExitGroup:
     closeControlSocket();
+    reportUntakenRequest(N);
     break;
   case sys::Dup3:
     if (A != B)

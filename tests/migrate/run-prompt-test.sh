@@ -4,7 +4,8 @@
 # reaches no migration point of its own runs (one calling only a leaf, a
 # counted one without calls, one whose exit depends on the data).  Built
 # with no flag, it answers in the loop that calls only a leaf (the default
-# gives only such loops a point).  For each: a period= schedule moves the
+# gives only such loops a point); in a loop that calls nothing it takes no
+# request and says so at exit.  For each: a period= schedule moves the
 # thread several times during the loop, and popcorn-ctl's request is taken
 # while the loop still runs; each run prints what a run that stays home
 # prints.  Without loop points both wait for the loop's end: no move at all.
@@ -23,9 +24,12 @@ ctl=$build/bin/popcorn-ctl
 export XDG_RUNTIME_DIR="$work/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 
+# The expected output comes from a build without loop points (plain), so
+# that a loop the points broke cannot agree with itself.
 if ! timeout 300 "$build/bin/popcorn-clang" -O2 -fpopcorn-loop-period=auto "$src" -o auto 2>build.err ||
-	! timeout 300 "$build/bin/popcorn-clang" -O2 "$src" -o default 2>>build.err; then
-	echo "FAIL: popcorn-clang -O2 [-fpopcorn-loop-period=auto] $src"
+	! timeout 300 "$build/bin/popcorn-clang" -O2 "$src" -o default 2>>build.err ||
+	! timeout 300 "$build/bin/popcorn-clang" -O2 -fpopcorn-loop-period=0 "$src" -o plain 2>>build.err; then
+	echo "FAIL: popcorn-clang -O2 [-fpopcorn-loop-period=auto|0] $src"
 	cat build.err
 	exit 1
 fi
@@ -42,7 +46,7 @@ for phase in auto:leaf:400 auto:counted:400 auto:uncounted:200 default:leaf:400;
 	$phase
 	EOF
 	prog=./$prog
-	run baseline env POPCORN_NODES=0:x86_64:native $prog "$kind" "$size"
+	run baseline env POPCORN_NODES=0:x86_64:native ./plain "$kind" "$size"
 	run_timeout=120 run period env POPCORN_LOG=stats 'POPCORN_MIGRATE=period=20ms;nodes=2' \
 		$prog "$kind" "$size"
 	take_report period "popcorn: migrations: "
@@ -55,8 +59,10 @@ for phase in auto:leaf:400 auto:counted:400 auto:uncounted:200 default:leaf:400;
 		failed=1
 	fi
 
-	# popcorn-ctl, half a second into a loop of about a second and a half.
-	run baseline env POPCORN_NODES=0:x86_64:native $prog "$kind" $((size * 4))
+	# popcorn-ctl, half a second into a loop of about a second and a half
+	# (prompt.c has no migration point after its loop: reaching node 2
+	# means the loop's point answered).
+	run baseline env POPCORN_NODES=0:x86_64:native ./plain "$kind" $((size * 4))
 	$prog "$kind" $((size * 4)) >steered.stdout 2>steered.stderr &
 	pid=$!
 	sleep 0.5
@@ -84,4 +90,33 @@ for phase in auto:leaf:400 auto:counted:400 auto:uncounted:200 default:leaf:400;
 		failed=1
 	fi
 done
+
+# A loop that calls nothing gets no point by default: each request waits
+# for the loop's end, which here is the program's, and the program says
+# at exit that it was not taken, by whom it was asked.
+run baseline env POPCORN_NODES=0:x86_64:native ./plain counted 400
+run_timeout=120 run untaken env 'POPCORN_MIGRATE=period=20ms;nodes=2' ./default counted 400
+untaken="popcorn: the move POPCORN_MIGRATE asked for was not taken"
+if grep -q "^$untaken" untaken.stderr && cmp -s baseline.stdout untaken.stdout; then
+	echo "ok: ./default counted: period=20ms is not taken, and the program says so"
+else
+	echo "FAIL: ./default counted with period=20ms: no '$untaken' line, or other output:"
+	cat untaken.run
+	failed=1
+fi
+run baseline env POPCORN_NODES=0:x86_64:native ./plain counted 1600
+./default counted 1600 >steered.stdout 2>steered.stderr &
+pid=$!
+sleep 0.5
+timeout 30 "$ctl" migrate "$pid" 2 >ctl.out 2>&1 || echo "popcorn-ctl migrate: $(cat ctl.out)"
+wait "$pid" || true
+pid=
+untaken="popcorn: the move to node 2 that popcorn-ctl asked for was not taken"
+if grep -q "^$untaken" steered.stderr && cmp -s baseline.stdout steered.stdout; then
+	echo "ok: ./default counted: popcorn-ctl's move is not taken, and the program says so"
+else
+	echo "FAIL: ./default counted with popcorn-ctl: no '$untaken' line, or other output:"
+	cat steered.stderr steered.stdout
+	failed=1
+fi
 exit $failed

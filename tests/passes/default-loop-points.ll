@@ -24,6 +24,7 @@ declare void @elsewhere(i64)
 ; each chunk's end.
 ; CHECK-LABEL: define i64 @calls_leaf(
 ; CHECK: call i64 @leaf(
+; CHECK-NOT: {{@__popcorn_migration_pending|icmp eq i64 %i.next, %n}}
 ; CHECK: %popcorn.in.chunk = icmp
 ; CHECK: popcorn.chunk.next:
 ; CHECK-NEXT: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending
@@ -48,6 +49,7 @@ exit:
 ; the data: a test on the back edge.
 ; CHECK-LABEL: define i64 @leaf_and_strlen(
 ; CHECK: call i64 @strlen(
+; CHECK-NOT: @__popcorn_migration_pending
 ; CHECK: br i1 %done, label %exit, label %[[EDGE:.*]]
 ; CHECK: [[EDGE]]:
 ; CHECK-NEXT: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending
@@ -72,8 +74,8 @@ exit:
 ; libc alone: none of the loop's own.
 ; CHECK-LABEL: define i64 @only_strlen(
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
-; CHECK-NOT: @__popcorn_migration_point
-; CHECK: ret i64
+; CHECK-NOT: @__popcorn_migration_
+; CHECK: {{^}}}
 define i64 @only_strlen(ptr %words) {
 entry:
   br label %loop
@@ -92,8 +94,8 @@ exit:
 ; No call: only the function's entry point.
 ; CHECK-LABEL: define i64 @no_calls(
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
-; CHECK-NOT: @__popcorn_migration_point
-; CHECK: ret i64
+; CHECK-NOT: @__popcorn_migration_
+; CHECK: {{^}}}
 define i64 @no_calls(ptr %a, i64 %n) {
 entry:
   br label %loop
@@ -110,27 +112,54 @@ exit:
   ret i64 %s.next
 }
 
-; Calls that may reach a point (another file's function, a libc function
-; that calls back), beside a leaf: none of the loop's own.
-; CHECK-LABEL: define void @calls_out(
+; Calls that may reach a point, each in a counted loop of its own, which
+; would be strip-mined if it got a point: another file's function; a libc
+; function that calls back; either beside a leaf.  None of the loop's own.
+; CHECK-LABEL: define void @calls_elsewhere(
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
-; CHECK-NOT: @__popcorn_migration_point
-; CHECK: ret void
-define void @calls_out(ptr %base, i64 %n) {
+; CHECK-NOT: @__popcorn_migration_
+; CHECK: {{^}}}
+define void @calls_elsewhere(i64 %n) {
 entry:
   br label %loop
 loop:
-  %i = phi i64 [ 0, %entry ], [ %i.next, %latch ]
-  %odd = trunc i64 %i to i1
-  br i1 %odd, label %out, label %sort
-out:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
   call void @elsewhere(i64 %i)
-  %h = call i64 @leaf(i64 %i)
-  br label %latch
-sort:
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+; CHECK-LABEL: define void @calls_qsort(
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: @__popcorn_migration_
+; CHECK: {{^}}}
+define void @calls_qsort(ptr %base, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
   call void @qsort(ptr %base, i64 %i, i64 8, ptr null)
-  br label %latch
-latch:
+  %i.next = add i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}
+
+; CHECK-LABEL: define void @leaf_and_elsewhere(
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: @__popcorn_migration_
+; CHECK: {{^}}}
+define void @leaf_and_elsewhere(i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %h = call i64 @leaf(i64 %i)
+  call void @elsewhere(i64 %h)
   %i.next = add i64 %i, 1
   %done = icmp eq i64 %i.next, %n
   br i1 %done, label %exit, label %loop

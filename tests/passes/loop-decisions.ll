@@ -1,4 +1,5 @@
-; Which loops get a point of their own by default, and how often it is
+; Which loops get a point of their own with -popcorn-loop-points
+; (-fpopcorn-loop-period=auto; the default is default-loop-points.ll), and how often it is
 ; taken.  A counted loop is strip-mined: its exit test compares with a stop
 ; that cuts the run after the loop's period, and the chunk's end runs the
 ; point; another loop tests for a pending request on its back edge.  Nothing
@@ -23,7 +24,7 @@ target triple = "aarch64-unknown-linux-musl"
 ; CHECK: loop.chunk:
 ; CHECK-NEXT: %[[STOP:popcorn.stop[.0-9]*]] = phi i64 [ %[[FIRST_STOP]], %{{.*}} ], [ %[[NEXT_STOP:popcorn.stop[0-9]*]], %{{.*}} ]
 ; CHECK: loop:
-; CHECK-NOT: popcorn.stop
+; CHECK-NOT: {{popcorn.stop|@__popcorn_migration_pending}}
 ; CHECK-NOT: icmp eq i64 %i.next, %n
 ; CHECK: %popcorn.in.chunk = icmp ne i64 %i.next, %[[STOP]]
 ; CHECK-NEXT: br i1 %popcorn.in.chunk, label %loop, label %popcorn.chunk.end
@@ -36,7 +37,7 @@ target triple = "aarch64-unknown-linux-musl"
 ; CHECK: icmp ugt i64 %{{.*}}, 33333
 ; CHECK: %[[NEXT_STOP]] = select i1
 ; CHECK-NOT: 33333
-; CHECK: ret i64
+; CHECK: {{^}}}
 define i64 @sum(ptr %a, i64 %n) {
 entry:
   br label %loop
@@ -68,9 +69,9 @@ define internal i64 @leaf(i64 %x) {
 
 ; Every iteration reaches @has_entry_point's point: none in the loop.
 ; CHECK-LABEL: define void @calls_point(
-; CHECK-NOT: popcorn.chunk
-; CHECK-NOT: popcorn.countdown
-; CHECK: ret void
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: {{popcorn|@__popcorn_migration_}}
+; CHECK: {{^}}}
 define void @calls_point(i64 %n) {
 entry:
   br label %loop
@@ -104,9 +105,9 @@ exit:
 
 ; 16 iterations of 5 instructions: short, no point.
 ; CHECK-LABEL: define i64 @short(
-; CHECK-NOT: popcorn.chunk
-; CHECK-NOT: popcorn.countdown
-; CHECK: ret i64
+; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: {{popcorn|@__popcorn_migration_}}
+; CHECK: {{^}}}
 define i64 @short(ptr %a) {
 entry:
   br label %loop
@@ -133,6 +134,7 @@ exit:
 ; CHECK: loop:
 ; CHECK-NEXT: %p = phi ptr
 ; CHECK-NEXT: %s = phi i64
+; CHECK-NOT: @__popcorn_migration_pending
 ; CHECK: %end = icmp eq ptr %next, null
 ; CHECK-NEXT: br i1 %end, label %exit, label %loop.1
 ; CHECK-NOT: @__popcorn_migration_pending
@@ -199,10 +201,16 @@ exit:
 ; the call (a recursive function's loop, entered on every call, would also
 ; pay a chunk's set-up each time).
 ; CHECK-LABEL: define void @sometimes_calls(
-; CHECK-NOT: popcorn.in.chunk
+; CHECK-NOT: popcorn.stop
 ; CHECK: latch:
-; CHECK: %popcorn.pending = load volatile i32, ptr @__popcorn_migration_pending
+; CHECK-NEXT: %i.next = add i64 %i, 1
+; CHECK-NEXT: %done = icmp eq i64 %i.next, %n
+; CHECK-NEXT: br i1 %done, label %exit, label %[[EDGE:.*]]
+; CHECK: [[EDGE]]:
+; CHECK-NEXT: %popcorn.pending{{[0-9]*}} = load volatile i32, ptr @__popcorn_migration_pending
 ; CHECK: call preserve_allcc void @__popcorn_migration_point()
+; CHECK-NOT: popcorn.{{stop|chunk}}
+; CHECK: {{^}}}
 define void @sometimes_calls(i64 %n) {
 entry:
   br label %loop
@@ -228,7 +236,7 @@ exit:
 ; CHECK: inner:
 ; CHECK: %popcorn.in.chunk = icmp ne i64 %j.next
 ; CHECK: outer.latch:
-; CHECK-NOT: popcorn.in.chunk
+; CHECK-NOT: {{popcorn.in.chunk|@__popcorn_migration_pending}}
 ; CHECK: br i1 %done, label %exit, label %[[EDGE:.*]]
 ; CHECK: [[EDGE]]:
 ; CHECK-NEXT: %popcorn.pending{{[0-9]*}} = load volatile i32, ptr @__popcorn_migration_pending
@@ -262,6 +270,7 @@ exit:
 ; test is an order, which gives the inner loop a trip count; the chunk's
 ; end asks the original test.
 ; CHECK-LABEL: define i64 @step_two(
+; CHECK: %popcorn.stop{{[0-9]*}} = select i1 %popcorn.cut, i64 66668, i64 %n
 ; CHECK: %popcorn.in.chunk = icmp ult i64 %i.next, %popcorn.stop
 ; CHECK: popcorn.chunk.end:
 ; CHECK-NEXT: %done = icmp eq i64 %i.next, %n

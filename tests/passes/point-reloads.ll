@@ -15,11 +15,20 @@ declare preserve_allcc void @__popcorn_migration_point()
 ; CHECK: loop:
 ; CHECK-NOT: {{= load|store }}
 ; CHECK: br i1 %due, label %point, label %latch
-; CHECK: store i64 %a{{[0-9]*}}, ptr %a.across
-; CHECK: store i64 %f{{[0-9]*}}, ptr %f.across
-; CHECK: call preserve_allcc void @__popcorn_migration_point() {{.*}}"deopt"(
-; CHECK: %a.reload = load i64, ptr %a.across
-; CHECK: %f.reload = load i64, ptr %f.across
+; CHECK: point:
+; CHECK-DAG: store i64 %a{{[0-9]*}}, ptr %a.across
+; CHECK-DAG: store i64 %b{{[0-9]*}}, ptr %b.across
+; CHECK-DAG: store i64 %c{{[0-9]*}}, ptr %c.across
+; CHECK-DAG: store i64 %d{{[0-9]*}}, ptr %d.across
+; CHECK-DAG: store i64 %e{{[0-9]*}}, ptr %e.across
+; CHECK-DAG: store i64 %f{{[0-9]*}}, ptr %f.across
+; CHECK: call preserve_allcc void @__popcorn_migration_point() {{.*}}"deopt"({{.*}}ptr %a.across, {{.*}}ptr %b.across, {{.*}}ptr %c.across, {{.*}}ptr %d.across, {{.*}}ptr %e.across, {{.*}}ptr %f.across{{[,)]}}
+; CHECK-DAG: %a.reload = load i64, ptr %a.across
+; CHECK-DAG: %b.reload = load i64, ptr %b.across
+; CHECK-DAG: %c.reload = load i64, ptr %c.across
+; CHECK-DAG: %d.reload = load i64, ptr %d.across
+; CHECK-DAG: %e.reload = load i64, ptr %e.across
+; CHECK-DAG: %f.reload = load i64, ptr %f.across
 ; CHECK: latch:
 ; CHECK-NOT: {{= load|store }}
 ; CHECK: ret i64
@@ -69,6 +78,7 @@ declare void @work()
 ; CHECK: exit:
 ; CHECK: call void @work() {{.*}}"deopt"({{.*}}ptr %v.home
 ; CHECK: load i64, ptr %v.home
+; CHECK: {{^}}}
 define i64 @home_across_point(i64 %x, i64 %n) {
 entry:
   %v = mul i64 %x, 3

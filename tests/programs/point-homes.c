@@ -1,13 +1,15 @@
 // POPCORN-MIGRATE-EVERY: 3
 // POPCORN-FLAGS: -fpopcorn-loop-period=64
-/* Values that cross calls before and after a loop with migration points
- * (loop points, every 64 iterations): each is kept in
- * one stack slot, its home, written before the first call and read after
- * the loop, while the loop's points come in between.  A move at a point
- * there builds the function's frame anew from the point's record, which
- * must carry those homes, or the reads after the loop find what the new
- * frame held.  The loops are a strip-mined counted loop, a loop with two
- * exits tested on its back edge, and a loop that calls a leaf. */
+/* Values that cross calls before and after a loop with migration points:
+ * each is kept in one stack slot, its home, written before the first call
+ * and read after the loop, while the loop's points come in between.  A
+ * move at a point there builds the function's frame anew from the point's
+ * record, which must carry those homes, or the reads after the loop find
+ * what the new frame held.  Built here with a countdown on every back edge
+ * (-fpopcorn-loop-period=64); point-homes-auto.c builds the same loops with
+ * the points -fpopcorn-loop-period=auto places: a strip-mined counted loop,
+ * a loop with two exits, a loop that calls a leaf, and a loop ended by a
+ * sentinel alone, tested on its back edge and copied. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -64,9 +66,26 @@ __attribute__((noinline)) static unsigned calls_leaf(unsigned seed, int n)
 	return (a ^ b ^ acc) + c * 3 + (d ^ e) * 5 + f;
 }
 
+/* The sentinel's loop: no bound but the byte it looks for. */
+__attribute__((noinline)) static long sentinel(const unsigned char *bytes, unsigned long seed)
+{
+	unsigned long a = seed * 7, b = seed ^ 0x99, c = seed + 5, d = seed * 3;
+	unsigned long e = seed << 2, f = seed * 11;
+	note(a);
+	long i = 0;
+	while (bytes[i] != 0xff)
+		i++;
+	note((unsigned long)i);
+	return (long)((a ^ b) + c * 3 + (d ^ e) * 5 + f) + i;
+}
+
+#ifndef POINT_HOMES_N
+#define POINT_HOMES_N 20000
+#endif
+
 int main(int argc, char **argv)
 {
-	int n = argc > 1 ? atoi(argv[1]) : 20000;
+	int n = argc > 1 ? atoi(argv[1]) : POINT_HOMES_N;
 	unsigned char *bytes = malloc((size_t)n + 1);
 	if (!bytes)
 		return 1;
@@ -78,6 +97,7 @@ int main(int argc, char **argv)
 		sum += counted((unsigned long)r + 11, n);
 		sum += (unsigned long)two_exits(bytes, n, (unsigned long)r + 5);
 		sum += calls_leaf((unsigned)r + 1, n);
+		sum += (unsigned long)sentinel(bytes + n - n / 8, (unsigned long)r + 9);
 	}
 	printf("sum %lu trace %lu\n", sum, trace);
 	free(bytes);
