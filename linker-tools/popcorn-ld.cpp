@@ -235,7 +235,8 @@ static void finishLinks(ArrayRef<RunningLink> Links, const SplitInputs &Split) {
       errs() << Text;
     Said = std::move(Text);
     if (WIFSIGNALED(Status))
-      Failed.push_back((Link.IsaName + " (lld ended by signal " + Twine(WTERMSIG(Status)) + ")").str());
+      Failed.push_back(
+          (Link.IsaName + " (lld ended by signal " + Twine(WTERMSIG(Status)) + ")").str());
     else if (!WIFEXITED(Status) || WEXITSTATUS(Status) != 0)
       Failed.push_back(Link.IsaName.str());
   }

@@ -239,7 +239,8 @@ private:
       for (const Instruction &I : *BB)
         if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
           return 1;
-    return unsigned(std::clamp<uint64_t>(UnrolledBodyCost / std::max<uint64_t>(Cost, 1), 1, MaxCopies));
+    uint64_t Fit = UnrolledBodyCost / std::max<uint64_t>(Cost, 1);
+    return unsigned(std::clamp<uint64_t>(Fit, 1, MaxCopies));
   }
 
   // A call to a function that is not bounded (BoundedFunctions.h): one that

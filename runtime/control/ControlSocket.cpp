@@ -276,7 +276,9 @@ void fillStatus(popcorn_control_reply &R) {
     Out.started = I == 0 || E.Pid > 0;
     // How a started process runs (home's own ISA may run under qemu, and
     // the other natively: StartNodes.cpp), else how it is meant to.
-    bool Qemu = I == 0 ? homeRunsEmulated() : Out.started ? E.Emulated : E.How == Launcher::Qemu;
+    bool Qemu = I == 0       ? homeRunsEmulated()
+                : Out.started ? E.Emulated
+                              : E.How == Launcher::Qemu;
     Out.launcher = Qemu ? POPCORN_LAUNCHER_QEMU : POPCORN_LAUNCHER_NATIVE;
     Out.alive = I == 0 || (E.Pid > 0 && alive(E.Pid));
   }
