@@ -102,7 +102,8 @@ static cl::opt<bool> LoopPointsWhereNeeded(
 // dispatch loop, 1.11x, answered no request before).
 static cl::opt<bool> LeafCallLoopPoints(
     "popcorn-leaf-call-loop-points", cl::init(true),
-    cl::desc("A point in the loops that call only functions that reach none (the default)"));
+    cl::desc("A point in the loops that call the program's leaf functions and reach no "
+             "point through any call (the default)"));
 
 // The loop points of F; false if it has none.
 static bool addLoopPoints(Function &F, FunctionAnalysisManager &FAM,
@@ -117,10 +118,8 @@ static bool addLoopPoints(Function &F, FunctionAnalysisManager &FAM,
   }
   if (!LoopPointsWhereNeeded && !LeafCallLoopPoints)
     return false;
-  LoopPointContext Scoped = Ctx;
-  Scoped.OnlyLoopsCallingLeaves = !LoopPointsWhereNeeded;
   return insertLoopPoints(F, LI, FAM.getResult<ScalarEvolutionAnalysis>(F),
-                          FAM.getResult<DominatorTreeAnalysis>(F), Scoped) != 0;
+                          FAM.getResult<DominatorTreeAnalysis>(F), Ctx) != 0;
 }
 
 PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -142,7 +141,7 @@ PreservedAnalyses InsertMigrationPointsPass::run(Module &M, ModuleAnalysisManage
   auto HasEntryPoint = [&](const Function &F) { return isMigratable(F) && !Bounded.contains(F); };
   auto InsertPoint = [&](Instruction *Where) { Builder.insertBefore(Where); };
   LoopPointContext Loops{Bounded, HasEntryPoint, InsertPoint, neverCallsBack,
-                         /*OnlyLoopsCallingLeaves=*/true};
+                         /*OnlyLoopsCallingLeaves=*/!LoopPointsWhereNeeded};
   auto &FAM = MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   bool Changed = false;
   for (Function &F : M) {
