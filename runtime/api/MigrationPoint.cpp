@@ -210,8 +210,6 @@ void reportAtHome() {
 }
 
 __attribute__((constructor(POPCORN_BEFORE_STATIC_OBJECTS))) void readSettings() {
-  // The thread that moves: the one that runs the constructors.
-  node().MovingThread = uint64_t(__builtin_thread_pointer());
   const char *Log = setting(Setting::Log);
   if (Log && !strcmp(Log, "stats")) {
     node().ReportAtExit = true;
@@ -226,7 +224,6 @@ __attribute__((constructor(POPCORN_BEFORE_STATIC_OBJECTS))) void readSettings() 
     refuseBesideCheck(Setting::SelfTest);
   } else if (SelfTest && (!strcmp(SelfTest, "same") || !strcmp(SelfTest, "roundtrip"))) {
     Config.Run = !strcmp(SelfTest, "same") ? Mode::SameIsa : Mode::RoundTrip;
-    node().EveryThreadRewritten = true;
     Config.Every = selfTestEvery();
     Config.Verbose = Log && !strcmp(Log, "verbose");
   } else {
@@ -288,12 +285,6 @@ int moveTo(RegisterSet &Registers, int Target, bool Asked) {
   }
   if (Target == N.Self)
     return 0;
-  // One thread migrates, the one the program started with (NodeState.h):
-  // another thread's exit away from home would look like the program's.
-  if (!N.Remote && sys::call6(sys::Gettid, 0) != sys::call6(sys::Getpid, 0)) {
-    errno = ENOTSUP;
-    return -1;
-  }
   // The program's SIGSEGV handler, run by the node's own on its signal
   // stack (nodes/RemoteNode.cpp): its frame would be refused, and a page fault
   // on the runtime's stack would be delivered over it, at the signal
@@ -307,6 +298,11 @@ int moveTo(RegisterSet &Registers, int Target, bool Asked) {
     ThreadState *T = currentThread();
     if (!T) {
       errno = ENOMEM;
+      return -1;
+    }
+    // Its exit runs the program's destructors on the runtime's stack.
+    if (T->Exiting) {
+      errno = EAGAIN;
       return -1;
     }
     Stack = T->RuntimeStackTop;

@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "control/ControlSocket.h"
+#include "signals/HeldThreads.h"
 #include "signals/Steering.h"
 #include "state/Emulation.h"
 #include "state/NodeState.h"
@@ -531,6 +532,8 @@ bool isOpenRequest(const siginfo_t &Info) {
 // two threads: one opens the socket, the other has nothing to do.
 void onControlSignal(int Signal, siginfo_t *Info, void *) {
   NodeState &N = node();
+  if (waitIfHeld(*Info))
+    return;
   if (!isOpenRequest(*Info)) {
     if (N.ShellSignalTrigger)
       N.ShellSignalTrigger(Signal);

@@ -134,6 +134,21 @@ enum class MessageType : uint32_t {
   // stack, the vDSO), text as NodeError's.  Another process of the node
   // will have it free: home starts one.
   AddressTaken,
+  // While the program's other threads are held at home (a program of
+  // several threads: signals/HeldThreads.h), node -> home: the thread's
+  // written pages went home and none stays here, so home's other threads
+  // may run until Hold.  For a call that may wait on them.  A
+  // ReleaseMessage, then the thread's stack from there to its top: the
+  // others may use what its frames hold (musl's condition variables keep
+  // their waiters there), at the same addresses home.
+  Release,
+  // Node -> home, no payload: hold the other threads again; answered by
+  // Held once they are, with the same part of the stack as home has it.
+  Hold,
+  Held,
+  // Node -> home: the thread ends (musl's pthread_exit, a
+  // ThreadExitMessage), after Release: its home thread ends it there.
+  ThreadExit,
 };
 
 struct MessageHeader {
@@ -200,6 +215,17 @@ struct MigrateMessage {
   // share (libc-patches: aarch64's fenv_t on x86-64 too).
   fenv_t FloatEnvironment;
   SetjmpFrames Setjmps; // the thread's, on the stack it arrives with
+  // The program's other threads are held at home while it is away: it
+  // releases them around a call that may wait (Release, Hold).
+  uint8_t OthersHeld;
+};
+
+struct ReleaseMessage {
+  uint64_t StackLow;
+};
+
+struct ThreadExitMessage {
+  uint64_t Result; // pthread_exit's argument
 };
 
 // The most pages one message carries, either way: a node asks for the one

@@ -2,13 +2,8 @@
 #include "memory/ReadablePages.h"
 #include "state/NodeState.h"
 #include "support/AddressMap.h"
+#include "support/ProgramThreads.h"
 #include "support/Syscall.h"
-#include <pthread.h>
-
-extern "C" {
-void __tl_lock(void);   // musl's lock of its list of threads
-void __tl_unlock(void);
-}
 
 namespace popcorn {
 namespace {
@@ -32,26 +27,10 @@ uint8_t *currentBits() {
   return N.ReadableBits;
 }
 
-// The first words of musl's struct pthread, the same on both ISAs (Part 1
-// of its layout, which libc-patches/common/0003-one-pthread-layout.patch
-// keeps in place).
-struct ListedThread {
-  ListedThread *Self;
-  void *Dtv;
-  ListedThread *Prev, *Next;
-};
-
-// Whether the program runs one thread, this one.  musl's list of threads
-// holds the program's and no others: not the runtime's control thread (a
-// raw clone), nor qemu-user's own, which /proc/self/task lists with the
-// program's when home runs emulated.  A thread on its way out holds the
-// list's lock until the kernel has ended it (musl gives clone the lock as
-// the word to clear at exit), so under the lock the list is exact.
+// Whether the program runs one thread, this one (ProgramThreads.h).
 bool programRunsOneThread() {
-  auto *Self = reinterpret_cast<ListedThread *>(pthread_self());
-  __tl_lock();
-  bool Alone = Self->Next == Self;
-  __tl_unlock();
+  bool Alone = true;
+  forEachOtherThread([&Alone](int) { Alone = false; });
   return Alone;
 }
 

@@ -233,6 +233,14 @@ void forgetChanged(uint32_t Bytes) {
 // in the order they came: runs, mostly) may have changed.  Or, when the
 // kernel will not map one more page (OnlyClean), the pages this trip has
 // not written, which the thread can fetch again.
+void keepNoPages() {
+  NodeState &N = node();
+  forgetFreshPages();
+  forgetAllKept();
+  N.DirtyCount = 0;
+  compactPresentList();
+}
+
 void forgetAllKept(bool OnlyClean) {
   NodeState &N = node();
   ForgottenRun Run;

@@ -90,6 +90,9 @@ void forgetAllKept(bool OnlyClean = false);
 /// The thread has left with every page it wrote: the arena's pages stay,
 /// read-only and clean again; the others go.
 void keepArenaPages();
+/// Every page the thread wrote went home, for home's other threads to
+/// run (signals/HeldThreads.h): none stays here, nor is fresh.
+void keepNoPages();
 
 //// Pages made inaccessible in runs of consecutive ones: one call per run.
 struct ForgottenRun {

@@ -232,20 +232,12 @@ bool arrivedFrameRegisters(const IsaTables &Tables, const popcorn_call_site &Set
   return true;
 }
 
-// The calling thread's setjmp frames, or null if its stack is never
-// rewritten: one thread moves (NodeState.h), and POPCORN_SELFTEST rewrites
-// any thread's stack.
+// The calling thread's setjmp frames (any thread may move), or null if
+// there is no memory for its state.
 SetjmpFrames *threadSetjmpFrames() {
   NodeState &N = node();
   if (N.Remote)
     return &N.Setjmps;
-  if (ThreadState *T = existingThread())
-    return &T->Setjmps;
-  uint64_t Self = uint64_t(__builtin_thread_pointer());
-  bool Moving = N.MovingThread ? Self == N.MovingThread
-                               : sys::call6(sys::Gettid, 0) == sys::call6(sys::Getpid, 0);
-  if (!Moving && !N.EveryThreadRewritten)
-    return nullptr;
   ThreadState *T = currentThread();
   return T ? &T->Setjmps : nullptr;
 }

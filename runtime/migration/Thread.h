@@ -31,6 +31,7 @@ struct ThreadState {
   FramePair *Scratch;
   uint32_t MaxFrames;
   SetjmpFrames Setjmps; // while the thread is home
+  bool Exiting;         // it ended away from home and ends here: it stays
 };
 
 /// The calling thread's state (made on first use), or null if no memory.

@@ -15,6 +15,7 @@
 #include "migration/LongJump.h"
 #include "migration/Thread.h"
 #include "nodes/StartNodes.h"
+#include "signals/HeldThreads.h"
 #include "signals/SignalState.h"
 #include "signals/Steering.h"
 #include "state/MigrationMetadata.h"
@@ -25,6 +26,7 @@
 #include "trace/Trace.h"
 #include <errno.h>
 #include <fenv.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -139,10 +141,27 @@ int describeEnd(Line &L, NodeEntry &E, NodeEnd End) {
   sys::exitGroup(1);
 }
 
+// The thread is home again, or ends: the next may leave.
+void endTrip(int Id, ThreadState &T) {
+  NodeState &N = node();
+  noteThreadHome(Id);
+  T.Current = 0;
+  N.ThreadAway = false;
+  N.ThreadNode = 0;
+  releaseOtherThreads();
+  __atomic_store_n(&N.Departing, 0, __ATOMIC_RELEASE);
+}
+
 // While the thread is away: its pages and system calls, until it comes back.
-[[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T) {
+// Away: the stack region it runs on there, at the same addresses here.
+[[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T, const StackRegion Away) {
   watchSignalsAway(Id);
   watchSteeringAway(Id);
+  // Whether the program's other threads wait at home while it is there
+  // (HeldThreads.h): the node lets them run around calls that may wait,
+  // with what its stack holds from StackLow up.
+  const bool OthersWait = node().OthersHeld;
+  uint64_t StackLow = Away.High;
   for (;;) {
     MessageHeader H;
     // What wakes this thread but the node: a signal to pass on, or a move
@@ -200,6 +219,34 @@ int describeEnd(Line &L, NodeEntry &E, NodeEnd End) {
       blockAsThreadAway(Mask);
       continue;
     }
+    case MessageType::Release: {
+      ReleaseMessage M;
+      if (H.Bytes < sizeof M || !OthersWait || !E.Link.receivePayload(&M, sizeof M) ||
+          M.StackLow < Away.Low || M.StackLow + (H.Bytes - sizeof M) != Away.High ||
+          !E.Link.receivePayload(reinterpret_cast<void *>(M.StackLow), H.Bytes - sizeof M))
+        refusedMessage(E, Id, "a release of threads it does not hold");
+      StackLow = M.StackLow;
+      releaseOtherThreads();
+      continue;
+    }
+    case MessageType::Hold:
+      if (H.Bytes || !OthersWait)
+        refusedMessage(E, Id, "a hold of threads it does not hold");
+      holdOtherThreads(-1);
+      if (!E.Link.send(MessageType::Held, reinterpret_cast<void *>(StackLow),
+                       uint32_t(Away.High - StackLow)))
+        nodeDied(E, Id);
+      continue;
+    case MessageType::ThreadExit: {
+      // Its pages came home with its Release: the thread ends here, where
+      // the kernel clears its tid and the words musl gave clone.
+      ThreadExitMessage M;
+      if (H.Bytes != sizeof M || !OthersWait || !E.Link.receivePayload(&M, sizeof M))
+        refusedMessage(E, Id, "a thread's exit");
+      endTrip(Id, T);
+      T.Exiting = true;
+      pthread_exit(reinterpret_cast<void *>(M.Result));
+    }
     case MessageType::NodeEnded: {
       NodeEndedMessage M;
       if (H.Bytes != sizeof M || !E.Link.receivePayload(&M, sizeof M))
@@ -241,13 +288,10 @@ int describeEnd(Line &L, NodeEntry &E, NodeEnd End) {
       }
       if (M.Setjmps.Count > SetjmpFrames::Capacity)
         nodeDied(E, Id);
-      noteThreadHome(Id);
       T.Setjmps = M.Setjmps;
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
              StackBytes);
-      T.Current = 0;
-      node().ThreadAway = false;
-      node().ThreadNode = 0;
+      endTrip(Id, T);
       if (node().SignalledMigration)
         __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       Arrival.finish();
@@ -319,6 +363,15 @@ void restartIfEnded(NodeEntry &E, int Id) {
 }
 } // namespace
 
+namespace {
+// How long a departure waits for the program's other threads to stop
+// before it gives up (EBUSY): one that blocks signal 34 by a system call of
+// its own never does.
+constexpr int HoldWaitMs = 500;
+
+int leave(ThreadState *T, RegisterSet &Registers, int Target, int ProgramErrno);
+} // namespace
+
 int migrateAway(RegisterSet &Registers, int Target) {
   NodeState &N = node();
   // Starting the node and flushing stdio may set errno; the thread takes
@@ -331,18 +384,40 @@ int migrateAway(RegisterSet &Registers, int Target) {
     return ENOMEM;
   if (T->Current != 0)
     return EAGAIN;
-  // The program's other threads would go on here with home's copies of
-  // the pages this one takes along: nothing keeps them coherent (only
-  // memory shared with other processes is, at system calls).
-  noteProgramThreads();
-  if (!N.OneProgramThread)
+  // One thread is away at a time (HeldThreads.h); one coming home may be
+  // sent on at once.
+  int Self = int(sys::call6(sys::Gettid, 0));
+  int Free = 0;
+  if (!__atomic_compare_exchange_n(&N.Departing, &Free, Self, false, __ATOMIC_ACQUIRE,
+                                   __ATOMIC_RELAXED) &&
+      Free != Self)
     return EBUSY;
+  int Error = leave(T, Registers, Target, ProgramErrno);
+  // Here only if the thread stays.
+  releaseOtherThreads();
+  __atomic_store_n(&N.Departing, 0, __ATOMIC_RELEASE);
+  return Error;
+}
+
+namespace {
+// migrateAway's work, once the thread is the one away: returns only if it
+// stays, with why.
+int leave(ThreadState *T, RegisterSet &Registers, int Target, int ProgramErrno) {
+  NodeState &N = node();
+  const bool MainThread = sys::call6(sys::Gettid, 0) == sys::call6(sys::Getpid, 0);
+  noteProgramThreads();
   leaveParentsNodes();
   NodeEntry &E = N.Nodes[Target];
   if (E.Link.Fd >= 0)
     restartIfEnded(E, Target);
+  // A node that keeps the main thread's stack for it alone cannot show it
+  // to the program's other threads: it starts again, sharing it.
+  if (E.Link.Fd >= 0 && E.StackAtHome && !N.OneProgramThread)
+    forgetEndedNode(Target);
   if (E.Link.Fd < 0) {
-    if (!startNode(Target, T->Reach)) {
+    // The node reserves the main thread's stack, to run it there
+    // (StartNodes.h), while no other thread may need it.
+    if (!startNode(Target, MainThread && N.OneProgramThread ? T->Reach : StackRegion{})) {
       // Once per node: a program that keeps trying gets one line.
       if (!N.Quiet && !E.Warned) {
         E.Warned = true;
@@ -362,12 +437,17 @@ int migrateAway(RegisterSet &Registers, int Target) {
   // the node fails while the thread is there, no earlier output is lost
   // with the copy of stdio's buffers the thread took along.
   fflush(nullptr);
+  // The others wait while it is away, so that nothing here writes the
+  // pages it takes along; after the flush, which takes stdio's locks.
+  if (!N.OneProgramThread && !holdOtherThreads(HoldWaitMs))
+    return EBUSY;
   // At home's stack addresses if the node has them: a program that noted
   // where its stack is (gnulib's c-stack, to tell an overflow from another
   // fault) finds it there on every node.  The rewrite then writes an image
   // of the region, since the thread runs on it.
-  const StackRegion &Away = E.StackAtHome ? T->Regions[0] : T->Regions[1];
-  uint8_t *Image = E.StackAtHome ? T->Staging : reinterpret_cast<uint8_t *>(Away.Low);
+  const bool AtHomeStack = E.StackAtHome && MainThread;
+  const StackRegion &Away = AtHomeStack ? T->Regions[0] : T->Regions[1];
+  uint8_t *Image = AtHomeStack ? T->Staging : reinterpret_cast<uint8_t *>(Away.Low);
   RegisterSet Out;
   RewriteRequest Request{migrationMetadata(), &Registers, E.Machine,
                          threadPointerFor(E.Machine, Registers), Away, T->Scratch, T->MaxFrames};
@@ -383,13 +463,14 @@ int migrateAway(RegisterSet &Registers, int Target) {
   Out.Gpr[0] = 0; // popcorn_migrate's result where it lands
   // At home's addresses the stack's top page holds the arguments too: it
   // goes along whole, which saves the node asking for it at once.
-  uint64_t Sent = E.StackAtHome ? pageUp(Away.High) : Away.High;
+  uint64_t Sent = AtHomeStack ? pageUp(Away.High) : Away.High;
   if (Sent != Away.High)
     memcpy(Image + (Away.High - Away.Low), reinterpret_cast<void *>(Away.High),
            Sent - Away.High);
   carryObjectStack(Registers, E.Machine);
   MigrateMessage M{Out, Away, T->Regions[0]};
   M.Setjmps = T->Setjmps;
+  M.OthersHeld = N.OthersHeld;
   moveSetjmpFrames(M.Setjmps, Request, Result.Frames);
   fegetenv(&M.FloatEnvironment);
   N.Migrations++;
@@ -402,7 +483,8 @@ int migrateAway(RegisterSet &Registers, int Target) {
                     uint32_t(Sent - Out.Sp)))
     nodeDied(E, Target);
   Departure.finish(sizeof M + (Sent - Out.Sp), Result.Frames, Target);
-  serveAway(E, Target, *T);
+  serveAway(E, Target, *T, Away);
 }
+} // namespace
 
 } // namespace popcorn

@@ -91,14 +91,15 @@ void receiveHello(const NodeStart &Start) {
   N.HomeLink.TimeoutMs = int(Hello.TimeoutMs);
   // A node lives only as long as its home: if home ends without saying so
   // (killed), the kernel ends this process too.  Home may have ended
-  // already, before the request.  A node started by popcorn-node sees the
-  // end of its link instead.
+  // already, before the request.  A node started by popcorn-node, or by
+  // a thread of home's other than the main one (the kernel's signal is for
+  // the end of that thread), sees the end of its link instead.
   if (Hello.ChildOfHome) {
     sys::call6(sys::Prctl, 1 /* PR_SET_PDEATHSIG */, 9 /* SIGKILL */);
     if (sys::call6(sys::Getppid, 0) != N.HomePid)
       sys::exitGroup(1);
   } else {
-    steerByLink(); // home's signals cannot come from another host
+    steerByLink(); // home's signals may not reach it
   }
   N.HomeMachine = uint16_t(Hello.HomeMachine);
   if (Hello.Trace)
@@ -229,6 +230,7 @@ void setThreadPointer(uint64_t Tp) {
   N.Home = M.Home;
   N.Away = Away;
   N.Setjmps = M.Setjmps;
+  N.OthersHeldAtHome = M.OthersHeld;
   setThreadPointer(M.Registers.ThreadPointer);
   setThreadMask(M.SignalMask);
   noteArrivedFrames(M.Registers);
@@ -277,6 +279,23 @@ RewriteError returnHome(RegisterSet &Registers, int Next, bool Asked) {
   keepArenaPages();
   waitForThread(nullptr);
 }
+
+namespace {
+// On the runtime's stack: the thread's exit goes home, and the node waits
+// for the next thread.
+[[noreturn]] void sendExit(void *Message) {
+  NodeState &N = node();
+  TraceSpan Departure(TraceKind::Leave);
+  threadLeaves();
+  sendTrace(N.HomeLink);
+  if (!N.HomeLink.send(MessageType::ThreadExit, Message, sizeof(ThreadExitMessage)))
+    lostHome();
+  Departure.finish(sizeof(ThreadExitMessage), 0);
+  uint64_t Low = N.StackAtHome && N.Away.High == N.HomeStack.High ? N.HomeStack.Low : N.Away.Low;
+  sys::reserve(Low, pageDown(N.Away.High) - Low);
+  waitForThread(nullptr);
+}
+} // namespace
 
 // The key home handed over in the pipe KeyFd, read once.
 void authenticate(int KeyFd) {
@@ -360,3 +379,18 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
 }
 
 } // namespace popcorn
+
+// musl's pthread_exit, first (libc-patches/common/0008-thread-exit-hook.patch):
+// a thread of a program whose other threads wait at home ends there, where
+// the kernel made it; its pages go first.  A program's only thread ends
+// here, by exit (musl's pthread_exit calls it).
+extern "C" void __popcorn_thread_exit(void *Result) {
+  NodeState &N = node();
+  if (!N.Remote || !N.OthersHeldAtHome)
+    return;
+  settleResetActions();
+  releaseHomeThreads(N.Away.High); // its frames are done with
+  ThreadExitMessage M{uint64_t(Result)}; // sent before its stack goes
+  popcorn_call_on_stack(N.RuntimeStackTop, sendExit, &M);
+  __builtin_unreachable();
+}

@@ -38,6 +38,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 // popcorn-ld's layout: this ISA's private range.
@@ -67,6 +68,15 @@ static bool mapsRange(const char *Line, unsigned long &Low, unsigned long &High)
 // of home's private range (popcorn-ld's layout): each process keeps its
 // own, as a node of another ISA must, and a node of home's ISA can: an
 // aarch64 node reads its .got there before it could fetch a page.
+// How far the main thread's stack may grow, as the node reserves it.
+uint64_t mainStackReach() {
+  struct rlimit Limit;
+  uint64_t Bytes = 8 << 20;
+  if (!getrlimit(RLIMIT_STACK, &Limit) && Limit.rlim_cur < Bytes)
+    Bytes = pageUp(Limit.rlim_cur);
+  return Bytes;
+}
+
 uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
   uint16_t Count = 0;
   auto *Phdr = reinterpret_cast<const Elf64_Phdr *>(getauxval(AT_PHDR));
@@ -89,9 +99,17 @@ uint16_t sharedRanges(AddressRange *Out, uint64_t StackHigh) {
     char *Line = Buf;
     for (char *Newline; (Newline = strchr(Line, '\n')); Line = Newline + 1) {
       *Newline = 0;
-      if (strstr(Line, "[stack]") && mapsRange(Line, Low, High) && StackHigh > Low &&
-          StackHigh <= High && Count < MaxSharedRanges)
+      // The node runs the main thread at its own addresses (StackHigh):
+      // what lies above its base frame is shared.  Else the main thread's
+      // stack is shared whole, as far as it may grow: other threads use
+      // what it holds (musl's condition variables keep their waiters
+      // there).
+      if (!strstr(Line, "[stack]") || !mapsRange(Line, Low, High) || Count == MaxSharedRanges)
+        continue;
+      if (StackHigh > Low && StackHigh <= High)
         Out[Count++] = {pageDown(StackHigh), High};
+      else if (!StackHigh)
+        Out[Count++] = {High - mainStackReach(), High};
     }
     Used = uint64_t(Buf + Used - Line);
     memmove(Buf, Line, Used);
@@ -392,8 +410,12 @@ Greeting greetNode(int Id, NodeEntry &E, const LinkKey &Key, const StackRegion &
   }
   if (E.remote() && !sendImage(Id, E))
     return Greeting::Failed;
+  // A node home starts ends with the thread that started it (the kernel's
+  // parent-death signal is a thread's): only the main thread's may end
+  // with the program; others watch their link, as a remote node does.
+  bool ChildOfHome = !E.remote() && getpid() == gettid();
   HelloMessage Hello = {uint32_t(getpid()), Here, 0, {}, uint16_t(N.NodeCount), {},
-                        uint32_t(N.TimeoutMs), uint32_t(!E.remote())};
+                        uint32_t(N.TimeoutMs), uint32_t(ChildOfHome)};
   Hello.Ranges = sharedRanges(Hello.Shared, Stack.High);
   Hello.Trace = tracing();
   Hello.HomeStack = Stack;

@@ -28,6 +28,10 @@ void retryNode(const char *What) {
 
 void lostHome() {
   NodeState &N = node();
+  // Home's other threads ran while this one waited, and one ended the
+  // program: this thread ends with it, as it would there.
+  if (N.OthersHeldAtHome && !N.HomeLink.TimedOut)
+    sys::exitGroup(0);
   {
     Line L;
     L << "popcorn: node " << uint64_t(N.Self) << ": ";

@@ -7,8 +7,8 @@
 // runs, because the program's own data pages belong to the home node and
 // move between processes.
 //
-// One thread migrates (the program's main thread); a multi-threaded
-// program's other threads stay home.
+// Any thread of the program migrates, one at a time: while it is away the
+// others are held at home (signals/HeldThreads.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_NODESTATE_H
@@ -118,6 +118,19 @@ struct NodeState {
   // A migration asked for by popcorn_migrate, taken at its own point.
   bool Requested;
   int RequestedNode;
+  // Home: a program of several threads moves one at a time; while it is
+  // away the others wait in a signal handler (signals/HeldThreads.h).
+  // The tid of the thread between its departure and its return (0: none),
+  // the generation of the hold under way (0: none; a futex word), the
+  // threads in the handler, and whether the others are held.
+  volatile int Departing;
+  volatile uint32_t HoldWord;
+  volatile uint32_t HeldCount;
+  uint32_t HoldGeneration;
+  bool OthersHeld;
+  // Remote: the thread's others are held at home while it is here
+  // (MigrateMessage): it lets them run around a call that may wait.
+  bool OthersHeldAtHome;
   // Home: the thread is on another node; SIGRTMIN arrived (Triggers.h).
   bool ThreadAway;
   volatile bool SignalledMigration;
@@ -220,12 +233,8 @@ struct NodeState {
   ArrivedFrame *Arrived;
   uint32_t ArrivedCount;
   // Remote: the migrating thread's setjmp frames (SetjmpFrames.h); home
-  // keeps a thread's in its ThreadState.  Home: the program's first
-  // thread, the one that moves, by its thread pointer (0 until known), and
-  // whether POPCORN_SELFTEST rewrites every thread's stack.
+  // keeps a thread's in its ThreadState.
   SetjmpFrames Setjmps;
-  uint64_t MovingThread;
-  bool EveryThreadRewritten;
 
   // Counters, reported by home with POPCORN_LOG=stats: home counts the
   // thread's trips and what it served, a remote node its own side.

@@ -47,6 +47,7 @@ enum : long {
   Mkdirat = number(258, 34), Unlinkat = number(263, 35), Accept4 = number(288, 242),
   Dup3 = number(292, 24), Prlimit64 = number(302, 261), Statx = number(332, 291),
   Nanosleep = number(35, 101), RtSigprocmask = number(14, 135), Semctl = number(66, 191),
+  ClockGettime = number(228, 113),
   RtSigpending = number(127, 136), RtSigtimedwait = number(128, 137), Tgkill = number(234, 131),
   Shmat = number(30, 196), Shmdt = number(67, 197), PkeyMprotect = number(329, 288),
   Getdents64 = number(217, 61), Dup2 = number(33, -1), Futex = number(202, 98),

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "memory/NodeMappings.h"
+#include "memory/RemotePageSets.h"
 #include "memory/RemotePages.h"
 #include "signals/SignalState.h"
 #include "signals/Steering.h"
@@ -21,6 +22,7 @@ namespace popcorn {
 
 namespace {
 constexpr uint16_t Here = sys::Here;
+constexpr long ClockNanosleep = sys::number(230, 115);
 
 [[noreturn]] void exitProgram(long Status) {
   NodeState &N = node();
@@ -389,6 +391,44 @@ void settleResetActions() {
   }
 }
 
+void releaseHomeThreads(uint64_t StackLow) {
+  NodeState &N = node();
+  endNodeMappings();
+  sendWrittenPages();
+  keepNoPages();
+  if (StackLow < N.Away.Low || StackLow > N.Away.High)
+    StackLow = N.Away.High; // a call made on another stack
+  ReleaseMessage M{StackLow};
+  if (!N.HomeLink.send2(MessageType::Release, &M, sizeof M, reinterpret_cast<void *>(StackLow),
+                        uint32_t(N.Away.High - StackLow)))
+    lostHome();
+}
+
+namespace {
+void holdHomeThreads(uint64_t StackLow) {
+  NodeState &N = node();
+  QuietLink Quiet;
+  if (StackLow < N.Away.Low || StackLow > N.Away.High)
+    StackLow = N.Away.High;
+  if (!N.HomeLink.send(MessageType::Hold, nullptr, 0) ||
+      !N.HomeLink.receiveExactly(MessageType::Held, reinterpret_cast<void *>(StackLow),
+                                 uint32_t(N.Away.High - StackLow)))
+    lostHome();
+}
+
+// Whether call Number may wait for another thread of the program: a futex,
+// a sleep or a yield (a thread polling for another's work), a call of a
+// row that waits (a pipe, a socket).
+bool mayWaitForOthers(long Number) {
+  if (Number == sys::Futex || Number == sys::Nanosleep || Number == ClockNanosleep ||
+      Number == sys::SchedYield)
+    return true;
+  int RowIndex = rowOf(Number, Here);
+  return RowIndex >= 0 && SyscallRows[RowIndex].Where == RunAt::Home &&
+         SyscallRows[RowIndex].Wait != Waits::No;
+}
+} // namespace
+
 long remoteSyscall(long Number, const long *A) {
   // A handler run in the middle of the call's exchanges with home (or of
   // its use of the call buffer) could begin others.
@@ -397,7 +437,19 @@ long remoteSyscall(long Number, const long *A) {
   // them is home's before it, and what the thread reads of it after is
   // home's.
   syncMapSharedPages();
-  long R = runAway(Number, A);
+  long R;
+  if (node().OthersHeldAtHome && mayWaitForOthers(Number)) {
+    // The program's other threads run at home meanwhile (HeldThreads.h),
+    // and a futex is theirs: it runs there, on the word itself.
+    // From this frame up the stack is the program's, and stays as it is
+    // but for what home's threads write there.
+    auto Frame = uint64_t(__builtin_frame_address(0));
+    releaseHomeThreads(Frame);
+    R = Number == sys::Futex ? sharedFutex(A) : runAway(Number, A);
+    holdHomeThreads(Frame);
+  } else {
+    R = runAway(Number, A);
+  }
   syncMapSharedPages();
   return R;
 }

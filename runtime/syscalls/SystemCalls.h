@@ -35,6 +35,11 @@ void settleResetActions();
 /// link/SyscallTable.h says (ForwardCalls.cpp).
 long remoteSyscall(long Number, const long *A);
 
+/// Node, while the program's other threads are held at home: the pages
+/// the thread wrote go home, none stays, and home lets them run
+/// (signals/HeldThreads.h), with the thread's stack from StackLow up.
+void releaseHomeThreads(uint64_t StackLow);
+
 } // namespace popcorn
 
 extern "C" long __popcorn_syscall(long N, long A, long B, long C, long D, long E, long F);

@@ -15,12 +15,6 @@ namespace {
 constexpr uint64_t HomeCapacity = uint64_t(1) << 20;
 constexpr uint64_t RemoteCapacity = uint64_t(1) << 16;
 
-#if defined(__x86_64__)
-constexpr long ClockGettime = 228;
-#else
-constexpr long ClockGettime = 113;
-#endif
-
 TraceBuffer *mapTraceBuffer(uint64_t Capacity) {
   auto *B = reinterpret_cast<TraceBuffer *>(
       sys::mapPrivate(sizeof(TraceBuffer) + Capacity * sizeof(TraceEvent)));
@@ -59,7 +53,7 @@ uint64_t traceClock() {
   struct {
     int64_t Seconds, Nanoseconds;
   } Now = {0, 0};
-  sys::call6(ClockGettime, 0 /* CLOCK_REALTIME */, long(&Now));
+  sys::call6(sys::ClockGettime, 0 /* CLOCK_REALTIME */, long(&Now));
   return uint64_t(Now.Seconds) * 1000000000 + uint64_t(Now.Nanoseconds);
 }
 

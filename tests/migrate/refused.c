@@ -1,8 +1,8 @@
-// MIGRATE-MIN: 1
+// MIGRATE-MIN: 2
 /* A move to a node that does not exist is refused: -1 and EINVAL, and the
- * thread goes on where it is.  So is a move while another thread runs (it
- * would not see the pages this one takes along).  A valid move afterwards
- * still works. */
+ * thread goes on where it is.  A move while another thread runs is not
+ * (that thread waits at home meanwhile): its blocked read goes on when it
+ * is back.  A valid move afterwards still works. */
 #include <errno.h>
 #include <popcorn.h>
 #include <pthread.h>
@@ -29,8 +29,9 @@ int main(void)
 	pthread_t thread;
 	if (pipe(go) || pthread_create(&thread, 0, waiter, &thread))
 		return 1;
-	r = popcorn_migrate(2);
-	printf("with another thread: %d, still on the same node: %s\n", r,
+	popcorn_migrate(2);
+	popcorn_migrate(0);
+	printf("with another thread: back on the first node: %s\n",
 	       popcorn_current_node() == before ? "yes" : "no");
 	void *result;
 	if (write(go[1], "x", 1) != 1 || pthread_join(thread, &result) || result != &thread)

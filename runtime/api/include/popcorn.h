@@ -14,9 +14,10 @@ extern "C" {
  * stays where it is (or, moving from one node to another, which goes
  * through home, if home cannot send it on: then it stays home): EINVAL (no
  * such node), EHOSTUNREACH (the node cannot be started), EAGAIN (the stack cannot be moved from here now, e.g. a
- * va_list is live), EBUSY (the program runs other threads, which would not
- * see the pages this one takes along), ENOTSUP (the program cannot migrate
- * at all, or the calling thread is not the one it started with). */
+ * va_list is live), EBUSY (another thread of the program is away: one is
+ * at a time, while the others wait at home; or one of them blocks signal
+ * 34 and cannot be made to wait), ENOTSUP (the program cannot migrate at
+ * all). */
 int popcorn_migrate(int node);
 
 /* The node a request from outside (SIGRTMIN, Popcorn's signal trigger)

@@ -1,0 +1,175 @@
+// MIGRATE-MIN: 12
+// MIGRATE-ENV:
+// MIGRATE-ENV: POPCORN_MIGRATE=random=0.02;seed=5
+// MIGRATE-ENV: POPCORN_MIGRATE=every=7;nodes=1,2,0
+/* Threads move one at a time while the program's others wait at home
+ * (runtime/signals/HeldThreads.h): worker threads that move between nodes
+ * 0, 1 and 2 share a counter under a mutex, pass items through a queue
+ * under a condition variable, meet at barriers and read what the others
+ * wrote, keep their __thread and pthread_key values, and end away from
+ * home, joined or detached.  Every count printed is the same in a run that
+ * never moves (node 0 alone). */
+#include <errno.h>
+#include <popcorn.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+enum { Workers = 4, Rounds = 12, Items = 40 };
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static long counter;
+static __thread long mine = -1;
+static pthread_key_t key;
+static int destroyed;
+
+static void destroy(void *value)
+{
+	pthread_mutex_lock(&lock);
+	destroyed += (int)(long)value;
+	pthread_mutex_unlock(&lock);
+}
+
+static void move(int node)
+{
+	popcorn_migrate(node % 3);
+}
+
+static void *count(void *arg)
+{
+	long id = (long)arg;
+	mine = id * 100;
+	pthread_setspecific(key, (void *)(id + 1));
+	for (int r = 0; r < Rounds; r++) {
+		move((int)id + r);
+		for (int i = 0; i < 50; i++) {
+			pthread_mutex_lock(&lock);
+			counter += id + 1;
+			pthread_mutex_unlock(&lock);
+		}
+		mine++;
+	}
+	long kept = mine == id * 100 + Rounds && (long)pthread_getspecific(key) == id + 1;
+	move((int)id + 1);
+	/* Ends where it is: pthread_exit's value and the key's destructor. */
+	pthread_exit((void *)(kept ? id + 10 : -1));
+}
+
+/* A queue of one slot, between a producer and a consumer that move. */
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static int slot, full;
+
+static void *produce(void *arg)
+{
+	(void)arg;
+	for (int i = 1; i <= Items; i++) {
+		if (i % 8 == 0)
+			move(i / 8);
+		pthread_mutex_lock(&lock);
+		while (full)
+			pthread_cond_wait(&changed, &lock);
+		slot = i;
+		full = 1;
+		pthread_cond_broadcast(&changed);
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
+static void *consume(void *arg)
+{
+	long sum = 0;
+	for (int i = 1; i <= Items; i++) {
+		if (i % 10 == 0)
+			move(i / 10 + 1);
+		pthread_mutex_lock(&lock);
+		while (!full)
+			pthread_cond_wait(&changed, &lock);
+		sum += slot * i;
+		full = 0;
+		pthread_cond_broadcast(&changed);
+		pthread_mutex_unlock(&lock);
+	}
+	*(long *)arg = sum;
+	return arg;
+}
+
+/* Barrier phases: each writes its cell, and after the barrier reads the
+ * others'. */
+static pthread_barrier_t barrier;
+static long cells[3];
+static long seen[3];
+
+static void *phases(void *arg)
+{
+	long id = (long)arg;
+	for (int phase = 1; phase <= 4; phase++) {
+		move((int)id + phase);
+		cells[id] = id * 1000 + phase;
+		pthread_barrier_wait(&barrier);
+		for (int j = 0; j < 3; j++)
+			seen[id] += cells[j];
+		pthread_barrier_wait(&barrier);
+	}
+	return NULL;
+}
+
+static sem_t detached_done;
+
+static void *detached(void *arg)
+{
+	(void)arg;
+	move(2);
+	sem_post(&detached_done);
+	return NULL; /* ends on node 2, detached: its stack goes at home */
+}
+
+int main(void)
+{
+	pthread_key_create(&key, destroy);
+	pthread_t threads[Workers];
+	for (long i = 0; i < Workers; i++)
+		pthread_create(&threads[i], NULL, count, (void *)i);
+	long results = 0;
+	for (int i = 0; i < Workers; i++) {
+		void *result;
+		pthread_join(threads[i], &result);
+		results += (long)result;
+	}
+	printf("counter %ld, exit values %ld, destructors %d\n", counter, results, destroyed);
+
+	long sum = 0;
+	pthread_t producer, consumer;
+	pthread_create(&producer, NULL, produce, NULL);
+	pthread_create(&consumer, NULL, consume, &sum);
+	pthread_join(producer, NULL);
+	pthread_join(consumer, NULL);
+	printf("queue sum %ld\n", sum);
+
+	pthread_barrier_init(&barrier, NULL, 3);
+	pthread_t phase_threads[3];
+	for (long i = 0; i < 3; i++)
+		pthread_create(&phase_threads[i], NULL, phases, (void *)i);
+	for (int i = 0; i < 3; i++)
+		pthread_join(phase_threads[i], NULL);
+	printf("barrier phases saw %ld %ld %ld\n", seen[0], seen[1], seen[2]);
+
+	sem_init(&detached_done, 0, 0);
+	for (int i = 0; i < 3; i++) {
+		pthread_t t;
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		pthread_create(&t, &attr, detached, NULL);
+		sem_wait(&detached_done);
+	}
+	/* The last detached thread may still be on its way out (one thread
+	 * is away at a time): the main thread tries until it moves. */
+	for (int tries = 0; tries < 1000 && popcorn_migrate(1) != 0 && errno == EBUSY; tries++)
+		usleep(1000);
+	printf("main thread's __thread %ld\n", mine);
+	move(0);
+	return 0;
+}
