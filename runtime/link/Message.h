@@ -222,6 +222,9 @@ struct MigrateMessage {
 
 struct ReleaseMessage {
   uint64_t StackLow;
+  // Home asked for it (YieldRequest): the thread did not wait in a call,
+  // so home lets the others run a while before the hold.
+  uint64_t Yielding;
 };
 
 struct ThreadExitMessage {

@@ -42,6 +42,18 @@ namespace popcorn {
 namespace {
 
 constexpr uint16_t Here = sys::Here;
+// While the program's other threads wait at home: how long the thread
+// away may go without a word before home asks it to let them run, and
+// for how long they then run.
+constexpr int YieldSliceMs = 50;
+constexpr long YieldMs = 1;
+
+void sleepFor(long Milliseconds) {
+  struct {
+    long Seconds, Nanoseconds;
+  } Time = {0, Milliseconds * 1000000};
+  sys::call6(sys::Nanosleep, long(&Time), 0);
+}
 
 // A node's wait status, when known.
 struct NodeEnd {
@@ -162,12 +174,21 @@ void endTrip(int Id, ThreadState &T) {
   // with what its stack holds from StackLow up.
   const bool OthersWait = node().OthersHeld;
   uint64_t StackLow = Away.High;
+  bool Yielding = false;
+  // A thread that computes there a slice without a word is asked to let
+  // them run a while: it may be waiting for one of them in a loop.  (A
+  // node on another host is not: home cannot signal it.)
+  const int WaitMs = OthersWait && E.startedByHome() ? YieldSliceMs : -1;
   for (;;) {
     MessageHeader H;
     // What wakes this thread but the node: a signal to pass on, or a move
     // popcorn-ctl asked for, to relay over the link (Steering.h).
     int Wake = E.remote() ? steeringWakeDescriptor() : watchedSignals();
-    if (!E.Link.receiveHeader(H, -1, Wake)) {
+    if (!E.Link.receiveHeader(H, WaitMs, Wake)) {
+      if (E.Link.TimedOut && !E.Link.hasReceived()) {
+        queueSteeringSignal(Id, YieldRequest);
+        continue;
+      }
       if (!E.Link.Woken)
         nodeDied(E, Id);
       if (!E.remote())
@@ -226,12 +247,15 @@ void endTrip(int Id, ThreadState &T) {
           !E.Link.receivePayload(reinterpret_cast<void *>(M.StackLow), H.Bytes - sizeof M))
         refusedMessage(E, Id, "a release of threads it does not hold");
       StackLow = M.StackLow;
+      Yielding = M.Yielding;
       releaseOtherThreads();
       continue;
     }
     case MessageType::Hold:
       if (H.Bytes || !OthersWait)
         refusedMessage(E, Id, "a hold of threads it does not hold");
+      if (Yielding)
+        sleepFor(YieldMs);
       holdOtherThreads(-1);
       if (!E.Link.send(MessageType::Held, reinterpret_cast<void *>(StackLow),
                        uint32_t(Away.High - StackLow)))

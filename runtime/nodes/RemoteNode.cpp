@@ -340,6 +340,7 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   NodeState &N = node();
   N.Remote = true;
   N.Self = Self;
+  N.YieldToHome = yieldToHome;
   N.HomeLink.open(Fd);
   N.HomeLink.Ahead = N.LinkBuffers[MaxNodes];
   N.HomeLink.TimeoutMs = DefaultTimeoutMs;
@@ -389,7 +390,7 @@ extern "C" void __popcorn_thread_exit(void *Result) {
   if (!N.Remote || !N.OthersHeldAtHome)
     return;
   settleResetActions();
-  releaseHomeThreads(N.Away.High); // its frames are done with
+  releaseHomeThreads(N.Away.High, false); // its frames are done with
   ThreadExitMessage M{uint64_t(Result)}; // sent before its stack goes
   popcorn_call_on_stack(N.RuntimeStackTop, sendExit, &M);
   __builtin_unreachable();

@@ -13,7 +13,8 @@
 // for one of them (a futex, a read of a pipe, a sleep): the node sends the
 // pages it wrote home first and keeps none (Release), and asks for them to
 // be held again when the call returns (Hold).  A thread that loops
-// waiting for another without a system call waits for ever.
+// waiting for another without a system call is asked by home, after each
+// slice it computes alone, to let them run a while (YieldRequest).
 //
 //===----------------------------------------------------------------------===//
 #ifndef POPCORN_RUNTIME_HELDTHREADS_H

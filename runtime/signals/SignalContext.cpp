@@ -55,18 +55,22 @@ constexpr unsigned FramePointer = 29;
 
 } // namespace
 
+uint64_t popcorn::interruptedStackPointer(const void *Kernel) {
+  const ucontext_t *K = static_cast<const ucontext_t *>(Kernel);
+#if defined(__x86_64__)
+  return uint64_t(K->uc_mcontext.gregs[REG_RSP]);
+#else
+  return K->uc_mcontext.sp;
+#endif
+}
+
 extern "C" void __popcorn_signal_stack(const void *Kernel, stack_t *Out) {
   const ucontext_t *K = static_cast<const ucontext_t *>(Kernel);
   if (!popcorn::node().Remote) {
     *Out = K->uc_stack;
     return;
   }
-#if defined(__x86_64__)
-  uint64_t Sp = uint64_t(K->uc_mcontext.gregs[REG_RSP]);
-#else
-  uint64_t Sp = K->uc_mcontext.sp;
-#endif
-  popcorn::KernelStack S = popcorn::programStackFor(Sp);
+  popcorn::KernelStack S = popcorn::programStackFor(popcorn::interruptedStackPointer(Kernel));
   *Out = {reinterpret_cast<void *>(S.Sp), S.Flags, S.Size};
 }
 

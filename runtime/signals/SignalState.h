@@ -58,6 +58,10 @@ extern KernelStack ProgramSignalStack;
 /// signal that interrupted Sp (uc_stack): SS_ONSTACK if Sp is on it.
 KernelStack programStackFor(uint64_t Sp);
 
+/// The stack pointer of the code a handler interrupted, from the kernel's
+/// context argument (SignalContext.cpp).
+uint64_t interruptedStackPointer(const void *KernelContext);
+
 /// Home: the program set a signal action (its sigaction, or a node's,
 /// forwarded).
 void noteSignalActionSet();

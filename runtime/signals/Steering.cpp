@@ -86,7 +86,7 @@ void signalOnData(bool On) {
   sys::call6(sys::Fcntl, N.HomeLink.Fd, FSetfl, On ? N.LinkFlags | OAsync : N.LinkFlags);
 }
 
-void onSteeringSignal(int, siginfo_t *Info, void *) {
+void onSteeringSignal(int, siginfo_t *Info, void *Context) {
   NodeState &N = node();
   if (Info->si_code > 0) { // the kernel's: POLL_IN
     if (N.HomeLink.TakesSteering) {
@@ -98,6 +98,11 @@ void onSteeringSignal(int, siginfo_t *Info, void *) {
   if (Info->si_code != SiQueue || Info->si_pid != N.HomePid)
     return;
   int Target = Info->si_value.sival_int;
+  if (Target == YieldRequest) {
+    if (N.YieldToHome)
+      N.YieldToHome(interruptedStackPointer(Context));
+    return;
+  }
   if (Target < 0) {
     takeSignalFromHome(-Target);
     return;

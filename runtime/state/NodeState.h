@@ -129,8 +129,11 @@ struct NodeState {
   uint32_t HoldGeneration;
   bool OthersHeld;
   // Remote: the thread's others are held at home while it is here
-  // (MigrateMessage): it lets them run around a call that may wait.
+  // (MigrateMessage): it lets them run around a call that may wait, and
+  // when home asks (YieldRequest), from the stack pointer the request's
+  // handler interrupted (syscalls/ForwardCalls.cpp: yieldToHome).
   bool OthersHeldAtHome;
+  void (*YieldToHome)(uint64_t InterruptedSp);
   // Home: the thread is on another node; SIGRTMIN arrived (Triggers.h).
   bool ThreadAway;
   volatile bool SignalledMigration;

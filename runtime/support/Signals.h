@@ -29,6 +29,11 @@ inline constexpr int SteeringSignal = 35;
 /// for __synccall.  Home takes it as a steering request too (migration/Triggers.cpp).
 inline constexpr int ShellSteeringSignal = 34;
 
+/// The value of home's SteeringSignal that asks a node's thread to let the
+/// program's threads at home run a while (signals/HeldThreads.h): no node
+/// number.
+inline constexpr int YieldRequest = 0x7fff0000;
+
 /// The kernel's sa_flags the runtime sets itself.
 inline constexpr uint64_t SaRestart = 0x10000000, SaRestorer = 0x04000000;
 

@@ -391,14 +391,14 @@ void settleResetActions() {
   }
 }
 
-void releaseHomeThreads(uint64_t StackLow) {
+void releaseHomeThreads(uint64_t StackLow, bool Yielding) {
   NodeState &N = node();
   endNodeMappings();
   sendWrittenPages();
   keepNoPages();
   if (StackLow < N.Away.Low || StackLow > N.Away.High)
     StackLow = N.Away.High; // a call made on another stack
-  ReleaseMessage M{StackLow};
+  ReleaseMessage M{StackLow, Yielding};
   if (!N.HomeLink.send2(MessageType::Release, &M, sizeof M, reinterpret_cast<void *>(StackLow),
                         uint32_t(N.Away.High - StackLow)))
     lostHome();
@@ -429,6 +429,22 @@ bool mayWaitForOthers(long Number) {
 }
 } // namespace
 
+void yieldToHome(uint64_t InterruptedSp) {
+  NodeState &N = node();
+  // Not in the middle of the runtime's own exchanges with home: home asks
+  // again after its next slice.
+  if (!N.OthersHeldAtHome || !N.ThreadHere || N.SignalHold || N.InFaultHandler)
+    return;
+  SignalsHeld Held;
+#if defined(__x86_64__)
+  constexpr uint64_t RedZone = 128; // the interrupted code's, below its stack pointer
+#else
+  constexpr uint64_t RedZone = 0;
+#endif
+  releaseHomeThreads(InterruptedSp - RedZone, true);
+  holdHomeThreads(InterruptedSp - RedZone);
+}
+
 long remoteSyscall(long Number, const long *A) {
   // A handler run in the middle of the call's exchanges with home (or of
   // its use of the call buffer) could begin others.
@@ -444,7 +460,7 @@ long remoteSyscall(long Number, const long *A) {
     // From this frame up the stack is the program's, and stays as it is
     // but for what home's threads write there.
     auto Frame = uint64_t(__builtin_frame_address(0));
-    releaseHomeThreads(Frame);
+    releaseHomeThreads(Frame, false);
     R = Number == sys::Futex ? sharedFutex(A) : runAway(Number, A);
     holdHomeThreads(Frame);
   } else {

@@ -37,8 +37,13 @@ long remoteSyscall(long Number, const long *A);
 
 /// Node, while the program's other threads are held at home: the pages
 /// the thread wrote go home, none stays, and home lets them run
-/// (signals/HeldThreads.h), with the thread's stack from StackLow up.
-void releaseHomeThreads(uint64_t StackLow);
+/// (signals/HeldThreads.h), with the thread's stack from StackLow up;
+/// Yielding, for a while, at home's request.
+void releaseHomeThreads(uint64_t StackLow, bool Yielding);
+
+/// Node, in the handler of home's YieldRequest: the thread, stopped at
+/// InterruptedSp in the program's code, lets home's threads run a while.
+void yieldToHome(uint64_t InterruptedSp);
 
 } // namespace popcorn
 
