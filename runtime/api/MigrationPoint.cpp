@@ -295,14 +295,15 @@ int moveTo(RegisterSet &Registers, int Target, bool Asked) {
   }
   uint8_t *Stack = N.Remote ? N.RuntimeStackTop : nullptr;
   if (!Stack) {
+    // An ending thread runs the program's cleanup handlers and key
+    // destructors where it ends, at home.
+    if (threadEnding()) {
+      errno = EAGAIN;
+      return -1;
+    }
     ThreadState *T = currentThread();
     if (!T) {
       errno = ENOMEM;
-      return -1;
-    }
-    // Its exit runs the program's destructors on the runtime's stack.
-    if (T->Exiting) {
-      errno = EAGAIN;
       return -1;
     }
     Stack = T->RuntimeStackTop;

@@ -50,10 +50,31 @@ uint64_t stackLimit(uint64_t High) {
 }
 } // namespace
 
-ThreadState *existingThread() { return *stateSlot(); }
+// The slot of a thread that began to end before it had a state.
+ThreadState *const EndingWithoutState = reinterpret_cast<ThreadState *>(1);
+
+ThreadState *existingThread() {
+  ThreadState *T = *stateSlot();
+  return T == EndingWithoutState ? nullptr : T;
+}
+
+void noteThreadEnding() {
+  ThreadState **Slot = stateSlot();
+  if (*Slot && *Slot != EndingWithoutState)
+    (*Slot)->Exiting = true;
+  else
+    *Slot = EndingWithoutState;
+}
+
+bool threadEnding() {
+  ThreadState *T = *stateSlot();
+  return T == EndingWithoutState || (T && T->Exiting);
+}
 
 ThreadState *currentThread() {
   ThreadState **Slot = stateSlot();
+  if (*Slot == EndingWithoutState)
+    return nullptr;
   if (*Slot)
     return *Slot;
   uint64_t Bytes = RuntimeStackBytes + sizeof(ThreadState) + MaxFrames * sizeof(FramePair);

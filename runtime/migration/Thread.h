@@ -31,11 +31,18 @@ struct ThreadState {
   FramePair *Scratch;
   uint32_t MaxFrames;
   SetjmpFrames Setjmps; // while the thread is home
-  bool Exiting;         // it ended away from home and ends here: it stays
+  bool Exiting;         // in musl's pthread_exit: it moves no more
 };
 
-/// The calling thread's state (made on first use), or null if no memory.
+/// The calling thread's state (made on first use), or null if no memory
+/// or it is ending.
 ThreadState *currentThread();
+
+/// The calling thread is in musl's pthread_exit, at home: the program's
+/// code it runs there (cleanup handlers, key destructors) does not move
+/// it, since its end is home's kernel thread's.
+void noteThreadEnding();
+bool threadEnding();
 
 /// The calling thread's state if it was made, else null.
 ThreadState *existingThread();

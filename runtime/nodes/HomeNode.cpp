@@ -268,8 +268,7 @@ void endTrip(int Id, ThreadState &T) {
       if (H.Bytes != sizeof M || !OthersWait || !E.Link.receivePayload(&M, sizeof M))
         refusedMessage(E, Id, "a thread's exit");
       endTrip(Id, T);
-      T.Exiting = true;
-      pthread_exit(reinterpret_cast<void *>(M.Result));
+      pthread_exit(reinterpret_cast<void *>(M.Result)); // which notes it ending
     }
     case MessageType::NodeEnded: {
       NodeEndedMessage M;

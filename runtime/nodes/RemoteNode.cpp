@@ -384,10 +384,15 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
 // musl's pthread_exit, first (libc-patches/common/0008-thread-exit-hook.patch):
 // a thread of a program whose other threads wait at home ends there, where
 // the kernel made it; its pages go first.  A program's only thread ends
-// here, by exit (musl's pthread_exit calls it).
+// here, by exit (musl's pthread_exit calls it).  At home the thread moves
+// no more.
 extern "C" void __popcorn_thread_exit(void *Result) {
   NodeState &N = node();
-  if (!N.Remote || !N.OthersHeldAtHome)
+  if (!N.Remote) {
+    noteThreadEnding();
+    return;
+  }
+  if (!N.OthersHeldAtHome)
     return;
   settleResetActions();
   releaseHomeThreads(N.Away.High, false); // its frames are done with
