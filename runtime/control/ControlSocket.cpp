@@ -69,7 +69,6 @@ constexpr long AtFdcwd = -100, AtSymlinkNoFollow = 0x100;
 constexpr long AfUnix = 1, SockStream = 1, SockCloexec = 02000000;
 constexpr long SolSocket = 1, SoPeercred = 17, SoRcvtimeo = 20, SoSndtimeo = 21;
 constexpr uint64_t StackBytes = 64 * 1024;
-constexpr int SiQueue = -1; // SI_QUEUE: sent with sigqueue, carrying a value
 constexpr uint64_t SaSiginfo = 4;
 
 struct SocketAddress {

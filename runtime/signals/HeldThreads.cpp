@@ -9,20 +9,10 @@ namespace popcorn {
 namespace {
 
 constexpr long RtTgsigqueueinfo = sys::number(297, 240);
-constexpr int SiQueue = -1; // SI_QUEUE
 constexpr long FutexWaitPrivate = 128, FutexWakePrivate = 129;
 // The value a hold's signal carries: this tag above the hold's generation.
 constexpr uint64_t HoldTag = 0x706f7063ull << 32;
 constexpr unsigned MaxThreads = 1024;
-
-// The kernel's siginfo for a queued signal (the same on every 64-bit ISA).
-struct QueuedSignal {
-  int Signo, Errno, Code, Pad;
-  int Pid;
-  unsigned Uid;
-  uint64_t Value;
-  uint8_t Rest[128 - 32];
-};
 
 void futexWait(volatile uint32_t *Word, uint32_t Value, long Nanoseconds) {
   struct {
@@ -67,7 +57,7 @@ unsigned signalListed(Signalled &Sent, uint32_t Generation) {
     Info.Signo = ShellSteeringSignal;
     Info.Code = SiQueue;
     Info.Pid = Pid;
-    Info.Value = HoldTag | Generation;
+    Info.Value = long(HoldTag | Generation);
     sys::call6(RtTgsigqueueinfo, Pid, Tid, ShellSteeringSignal, long(&Info));
     Sent.Tids[Sent.Count++] = Tid;
   });

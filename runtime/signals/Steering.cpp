@@ -25,7 +25,6 @@ void popcorn_signal_return(void);
 namespace popcorn {
 namespace {
 
-constexpr int SiQueue = -1; // SI_QUEUE: sent with sigqueue, carrying a value
 
 #if defined(__x86_64__)
 constexpr long RtSigqueueinfo = 129;
@@ -45,15 +44,6 @@ int signalFor(const NodeEntry &E) {
   constexpr int QemuShift = 2;
   return SteeringSignal + (E.Emulated ? QemuShift : 0) - (homeRunsEmulated() ? QemuShift : 0);
 }
-
-// The kernel's siginfo for a queued signal (the same on every 64-bit ISA).
-struct QueuedSignal {
-  int Signo, Errno, Code, Pad;
-  int Pid;
-  unsigned Uid;
-  long Value;
-  uint8_t Rest[128 - 32];
-};
 
 // Remote: whether the page holding Address is here.  Only such a page may
 // be written in a signal handler: a missing one is fetched over the link

@@ -34,6 +34,17 @@ inline constexpr int ShellSteeringSignal = 34;
 /// number.
 inline constexpr int YieldRequest = 0x7fff0000;
 
+/// The kernel's siginfo for a queued signal (rt_sigqueueinfo,
+/// rt_tgsigqueueinfo): the same on every 64-bit ISA.
+struct QueuedSignal {
+  int Signo, Errno, Code, Pad;
+  int Pid;
+  unsigned Uid;
+  long Value;
+  uint8_t Rest[128 - 32];
+};
+inline constexpr int SiQueue = -1; // its Code: sent with a value, as sigqueue does
+
 /// The kernel's sa_flags the runtime sets itself.
 inline constexpr uint64_t SaRestart = 0x10000000, SaRestorer = 0x04000000;
 
