@@ -201,6 +201,9 @@ inline constexpr SyscallRow SyscallRows[] = {
     {"clock_nanosleep", 230, 115, RunAt::Here, {{Data::InFixed, 2, 16}, {Data::OutFixed, 3, 16}}, -1},
     {"getrandom", 318, 278, RunAt::Here, {{Data::Out, 0, 1}}, -1},
     {"rt_sigprocmask", 14, 135, RunAt::Here, {{Data::InFixed, 1, 8}, {Data::OutFixed, 2, 8}}, -1},
+    // A signal the thread raises while it blocks it waits here (tkill runs
+    // here); one sent to the process waits at home for its return.
+    {"rt_sigpending", 127, 136, RunAt::Here, {{Data::OutFixed, 0, 8}}, -1},
     // The program's actions are home's; a node sets them too (SignalState.h).
     {"rt_sigaction", 13, 134, RunAt::Home, {{Data::InFixed, 1, 32}, {Data::OutFixed, 2, 32}}, -1},
     // The program's handlers run at home, on its alternate stack; a node's

@@ -84,7 +84,11 @@ int main(void)
 	popcorn_migrate(2);
 	sigprocmask(SIG_BLOCK, &set, 0);
 	raise(SIGUSR2);
-	printf("blocked away: pending there, handler ran %d times\n", usr2);
+	sigset_t pending;
+	sigemptyset(&pending);
+	sigpending(&pending);
+	printf("blocked away: pending there (sigpending: %d), handler ran %d times\n",
+	       sigismember(&pending, SIGUSR2), usr2);
 	popcorn_migrate(0);
 	printf("at home: still blocked %d, handler ran %d times\n", blocked(SIGUSR2), usr2);
 	sigprocmask(SIG_UNBLOCK, &set, 0);
