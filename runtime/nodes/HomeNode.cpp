@@ -153,13 +153,16 @@ int describeEnd(Line &L, NodeEntry &E, NodeEnd End) {
   sys::exitGroup(1);
 }
 
-// The thread is home again, or ends: the next may leave.
-void endTrip(int Id, ThreadState &T) {
+// The thread is home again, or ends: the next may leave, unless it goes
+// on to another node at once (Onward), still the one away.
+void endTrip(int Id, ThreadState &T, bool Onward) {
   NodeState &N = node();
   noteThreadHome(Id);
   T.Current = 0;
   N.ThreadAway = false;
   N.ThreadNode = 0;
+  if (Onward)
+    return;
   releaseOtherThreads();
   __atomic_store_n(&N.Departing, 0, __ATOMIC_RELEASE);
 }
@@ -267,7 +270,7 @@ void endTrip(int Id, ThreadState &T) {
       ThreadExitMessage M;
       if (H.Bytes != sizeof M || !OthersWait || !E.Link.receivePayload(&M, sizeof M))
         refusedMessage(E, Id, "a thread's exit");
-      endTrip(Id, T);
+      endTrip(Id, T, false);
       pthread_exit(reinterpret_cast<void *>(M.Result)); // which notes it ending
     }
     case MessageType::NodeEnded: {
@@ -314,13 +317,14 @@ void endTrip(int Id, ThreadState &T) {
       T.Setjmps = M.Setjmps;
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
              StackBytes);
-      endTrip(Id, T);
+      endTrip(Id, T, M.Next != 0);
       if (node().SignalledMigration)
         __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       Arrival.finish();
       fesetenv(&M.FloatEnvironment);
       returnSignals(M.SignalMask, M.PendingSignals);
       if (int Error = M.Next ? migrateAway(M.Registers, int(M.Next)) : 0) {
+        endTrip(Id, T, false);
         Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
                << " refused it";
         // popcorn_migrate's caller is told it is not where it asked to

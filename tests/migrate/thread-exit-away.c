@@ -1,8 +1,9 @@
-// MIGRATE-MIN: 1
+// MIGRATE-MIN: 2
 // EXIT: 3
-/* exit() from a thread away from home ends the program, every thread of
- * it, with the status it gives, after its atexit handlers; what the
- * threads printed before is all there.  The main thread waits in
+/* A thread that ends away (pthread_exit) ends at home, where its joiner
+ * gets its value.  exit() from a thread away from home ends the program,
+ * every thread of it, with the status it gives, after its atexit handlers;
+ * what the threads printed before is all there.  The main thread waits in
  * pthread_join meanwhile. */
 #include <popcorn.h>
 #include <pthread.h>
@@ -23,6 +24,13 @@ static void *leave(void *arg)
 	exit(3);
 }
 
+/* Ends away: its value reaches pthread_join at home. */
+static void *end_away(void *arg)
+{
+	popcorn_migrate(2);
+	pthread_exit(arg);
+}
+
 static void *spin(void *arg)
 {
 	for (;;)
@@ -33,8 +41,12 @@ static void *spin(void *arg)
 int main(void)
 {
 	atexit(last);
-	pthread_t worker, other;
+	pthread_t worker, other, ender;
+	void *result;
 	printf("main starts\n");
+	pthread_create(&ender, NULL, end_away, &ender);
+	pthread_join(ender, &result);
+	printf("a thread that ended away returned %s\n", result == &ender ? "its value" : "WRONG");
 	fflush(stdout);
 	pthread_create(&other, NULL, spin, NULL);
 	pthread_create(&worker, NULL, leave, NULL);

@@ -1,4 +1,4 @@
-// MIGRATE-MIN: 12
+// MIGRATE-MIN: 40
 // MIGRATE-ENV:
 // MIGRATE-ENV: POPCORN_MIGRATE=random=0.02;seed=5
 // MIGRATE-ENV: POPCORN_MIGRATE=every=7;nodes=1,2,0
@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -32,9 +33,26 @@ static void destroy(void *value)
 	pthread_mutex_unlock(&lock);
 }
 
-static void move(int node)
+/* Moves, waiting while another thread is away (one is at a time), and
+ * counts the moves each part of the test made: with nodes to go to, each
+ * part must have moved. */
+static atomic_int moves[4];
+
+static void move_for(int part, int node)
 {
-	popcorn_migrate(node % 3);
+	/* A thread at a barrier waits for the others: it does not wait for
+	 * its turn to move. */
+	int from = popcorn_current_node(), r, patience = part == 2 ? 0 : 2000;
+	for (int tries = 0; (r = popcorn_migrate(node % 3)) != 0 && errno == EBUSY && tries < patience;
+	     tries++)
+		usleep(200);
+	if (r == 0 && popcorn_current_node() != from)
+		atomic_fetch_add(&moves[part], 1);
+}
+
+static const char *moved(int part, int least)
+{
+	return popcorn_num_nodes() == 1 || atomic_load(&moves[part]) >= least ? "yes" : "NO";
 }
 
 static void *count(void *arg)
@@ -43,7 +61,7 @@ static void *count(void *arg)
 	mine = id * 100;
 	pthread_setspecific(key, (void *)(id + 1));
 	for (int r = 0; r < Rounds; r++) {
-		move((int)id + r);
+		move_for(0, (int)id + r);
 		for (int i = 0; i < 50; i++) {
 			pthread_mutex_lock(&lock);
 			counter += id + 1;
@@ -52,7 +70,7 @@ static void *count(void *arg)
 		mine++;
 	}
 	long kept = mine == id * 100 + Rounds && (long)pthread_getspecific(key) == id + 1;
-	move((int)id + 1);
+	move_for(0, (int)id + 1);
 	/* Ends where it is: pthread_exit's value and the key's destructor. */
 	pthread_exit((void *)(kept ? id + 10 : -1));
 }
@@ -66,7 +84,7 @@ static void *produce(void *arg)
 	(void)arg;
 	for (int i = 1; i <= Items; i++) {
 		if (i % 8 == 0)
-			move(i / 8);
+			move_for(1, i / 8);
 		pthread_mutex_lock(&lock);
 		while (full)
 			pthread_cond_wait(&changed, &lock);
@@ -83,7 +101,7 @@ static void *consume(void *arg)
 	long sum = 0;
 	for (int i = 1; i <= Items; i++) {
 		if (i % 10 == 0)
-			move(i / 10 + 1);
+			move_for(1, i / 10 + 1);
 		pthread_mutex_lock(&lock);
 		while (!full)
 			pthread_cond_wait(&changed, &lock);
@@ -106,7 +124,7 @@ static void *phases(void *arg)
 {
 	long id = (long)arg;
 	for (int phase = 1; phase <= 4; phase++) {
-		move((int)id + phase);
+		move_for(2, (int)id + phase);
 		cells[id] = id * 1000 + phase;
 		pthread_barrier_wait(&barrier);
 		for (int j = 0; j < 3; j++)
@@ -121,7 +139,7 @@ static sem_t detached_done;
 static void *detached(void *arg)
 {
 	(void)arg;
-	move(2);
+	move_for(3, 2);
 	sem_post(&detached_done);
 	return NULL; /* ends on node 2, detached: its stack goes at home */
 }
@@ -138,7 +156,8 @@ int main(void)
 		pthread_join(threads[i], &result);
 		results += (long)result;
 	}
-	printf("counter %ld, exit values %ld, destructors %d\n", counter, results, destroyed);
+	printf("counter %ld, exit values %ld, destructors %d, workers moved: %s\n", counter,
+	       results, destroyed, moved(0, Workers * Rounds));
 
 	long sum = 0;
 	pthread_t producer, consumer;
@@ -146,7 +165,7 @@ int main(void)
 	pthread_create(&consumer, NULL, consume, &sum);
 	pthread_join(producer, NULL);
 	pthread_join(consumer, NULL);
-	printf("queue sum %ld\n", sum);
+	printf("queue sum %ld, producer and consumer moved: %s\n", sum, moved(1, 4));
 
 	pthread_barrier_init(&barrier, NULL, 3);
 	pthread_t phase_threads[3];
@@ -154,7 +173,8 @@ int main(void)
 		pthread_create(&phase_threads[i], NULL, phases, (void *)i);
 	for (int i = 0; i < 3; i++)
 		pthread_join(phase_threads[i], NULL);
-	printf("barrier phases saw %ld %ld %ld\n", seen[0], seen[1], seen[2]);
+	printf("barrier phases saw %ld %ld %ld, moved: %s\n", seen[0], seen[1], seen[2],
+	       moved(2, 2));
 
 	sem_init(&detached_done, 0, 0);
 	for (int i = 0; i < 3; i++) {
@@ -165,11 +185,10 @@ int main(void)
 		pthread_create(&t, &attr, detached, NULL);
 		sem_wait(&detached_done);
 	}
-	/* The last detached thread may still be on its way out (one thread
-	 * is away at a time): the main thread tries until it moves. */
-	for (int tries = 0; tries < 1000 && popcorn_migrate(1) != 0 && errno == EBUSY; tries++)
-		usleep(1000);
-	printf("main thread's __thread %ld\n", mine);
-	move(0);
+	mine = 7;
+	move_for(3, 1);
+	printf("detached threads and the main thread moved: %s, main thread's __thread %ld\n",
+	       moved(3, 3 + 1), mine);
+	move_for(3, 0);
 	return 0;
 }
