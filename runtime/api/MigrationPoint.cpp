@@ -306,10 +306,17 @@ int moveTo(RegisterSet &Registers, int Target, bool Asked) {
       errno = ENOMEM;
       return -1;
     }
+    if (T->Migrating) {
+      errno = EAGAIN;
+      return -1;
+    }
+    T->Migrating = true; // until it stays, or comes back (HomeNode.cpp)
     Stack = T->RuntimeStackTop;
   }
   MigrationJob Job{&Registers, Target, Asked, 0};
   popcorn_call_on_stack(Stack, runMigration, &Job);
+  if (ThreadState *T = N.Remote ? nullptr : existingThread())
+    T->Migrating = false;
   errno = Job.Error;
   return -1;
 }

@@ -149,6 +149,10 @@ enum class MessageType : uint32_t {
   // Node -> home: the thread ends (musl's pthread_exit, a
   // ThreadExitMessage), after Release: its home thread ends it there.
   ThreadExit,
+  // Home -> node, in place of a forwarded call's result: the thread's home
+  // thread ended in the call (pthread_cancel, a cancellation point's), and
+  // so does the thread; no payload.
+  ThreadEnded,
 };
 
 struct MessageHeader {

@@ -197,8 +197,12 @@ inline constexpr SyscallRow SyscallRows[] = {
     // The processor time of the process the thread runs in, as
     // clock_gettime's CLOCK_PROCESS_CPUTIME_ID (struct tms: one layout).
     {"times", 100, 153, RunAt::Here, {{Data::OutFixed, 0, 32}}, -1},
-    {"nanosleep", 35, 101, RunAt::Here, {{Data::InFixed, 0, 16}, {Data::OutFixed, 1, 16}}, -1},
-    {"clock_nanosleep", 230, 115, RunAt::Here, {{Data::InFixed, 2, 16}, {Data::OutFixed, 3, 16}}, -1},
+    // Sleeps wait as long as they say; a signal ends them (EINTR), with or
+    // without SA_RESTART.
+    {"nanosleep", 35, 101, RunAt::Here, {{Data::InFixed, 0, 16}, {Data::OutFixed, 1, 16}}, -1,
+     Waits::Interrupted},
+    {"clock_nanosleep", 230, 115, RunAt::Here, {{Data::InFixed, 2, 16}, {Data::OutFixed, 3, 16}},
+     -1, Waits::Interrupted},
     {"getrandom", 318, 278, RunAt::Here, {{Data::Out, 0, 1}}, -1},
     {"rt_sigprocmask", 14, 135, RunAt::Here, {{Data::InFixed, 1, 8}, {Data::OutFixed, 2, 8}}, -1},
     // A signal the thread raises while it blocks it waits here (tkill runs

@@ -32,6 +32,15 @@ struct ThreadState {
   uint32_t MaxFrames;
   SetjmpFrames Setjmps; // while the thread is home
   bool Exiting;         // in musl's pthread_exit: it moves no more
+  // Home: in the runtime's move, on the runtime's stack: a signal handler
+  // that reached a point meanwhile must not start another there.
+  bool Migrating;
+  // Home: the thread came back on its way to another node.
+  struct {
+    RegisterSet Registers;
+    int Node;
+    bool Asked; // by popcorn_migrate
+  } Onward;
 };
 
 /// The calling thread's state (made on first use), or null if no memory

@@ -153,6 +153,12 @@ int describeEnd(Line &L, NodeEntry &E, NodeEnd End) {
   sys::exitGroup(1);
 }
 
+// The thread stays home, or ends: the others run, and the next may leave.
+void letOthersGo() {
+  releaseOtherThreads();
+  __atomic_store_n(&node().Departing, 0, __ATOMIC_RELEASE);
+}
+
 // The thread is home again, or ends: the next may leave, unless it goes
 // on to another node at once (Onward), still the one away.
 void endTrip(int Id, ThreadState &T, bool Onward) {
@@ -161,10 +167,30 @@ void endTrip(int Id, ThreadState &T, bool Onward) {
   T.Current = 0;
   N.ThreadAway = false;
   N.ThreadNode = 0;
-  if (Onward)
-    return;
-  releaseOtherThreads();
-  __atomic_store_n(&N.Departing, 0, __ATOMIC_RELEASE);
+  if (!Onward)
+    letOthersGo();
+}
+
+// On the runtime's stack, from its top (a thread that goes from node to
+// node for ever must not nest a frame per trip): the thread came home on
+// its way to another node, and goes there, or stays if it cannot.
+[[noreturn]] void goOnward(void *Thread) {
+  ThreadState &T = *static_cast<ThreadState *>(Thread);
+  RegisterSet &Registers = T.Onward.Registers;
+  if (int Error = migrateAway(Registers, T.Onward.Node)) {
+    letOthersGo();
+    Line() << "popcorn: the thread came home and stays: node " << uint64_t(T.Onward.Node)
+           << " refused it";
+    // popcorn_migrate's caller is told it is not where it asked to be (a
+    // schedule's point, which returns nothing, keeps errno).
+    if (T.Onward.Asked) {
+      Registers.Gpr[0] = uint64_t(int64_t(-1));
+      errno = Error;
+    }
+  }
+  noteArrivedFrames(Registers);
+  T.Migrating = false;
+  popcorn_resume(&Registers);
 }
 
 // While the thread is away: its pages and system calls, until it comes back.
@@ -323,18 +349,12 @@ void endTrip(int Id, ThreadState &T, bool Onward) {
       Arrival.finish();
       fesetenv(&M.FloatEnvironment);
       returnSignals(M.SignalMask, M.PendingSignals);
-      if (int Error = M.Next ? migrateAway(M.Registers, int(M.Next)) : 0) {
-        endTrip(Id, T, false);
-        Line() << "popcorn: the thread came home and stays: node " << uint64_t(M.Next)
-               << " refused it";
-        // popcorn_migrate's caller is told it is not where it asked to
-        // be (a schedule's point, which returns nothing, keeps errno).
-        if (M.Asked) {
-          M.Registers.Gpr[0] = uint64_t(int64_t(-1));
-          errno = Error;
-        }
+      if (M.Next) {
+        T.Onward = {M.Registers, int(M.Next), M.Asked != 0};
+        popcorn_call_on_stack(T.RuntimeStackTop, goOnward, &T);
       }
       noteArrivedFrames(M.Registers);
+      T.Migrating = false;
       popcorn_resume(&M.Registers);
     }
     default:
@@ -399,6 +419,20 @@ constexpr int HoldWaitMs = 500;
 int leave(ThreadState *T, RegisterSet &Registers, int Target, int ProgramErrno);
 } // namespace
 
+void endServingThread() {
+  NodeState &N = node();
+  ThreadState *T = existingThread();
+  if (!N.ThreadAway || !T || __atomic_load_n(&N.Departing, __ATOMIC_ACQUIRE) != gettid())
+    return;
+  // Cancelled in a call it ran for the thread away (ServeCalls.cpp): the
+  // thread there ends too, its pages home since the call began.
+  int Id = N.ThreadNode;
+  endInterruptibleCall();
+  if (!N.Nodes[Id].Link.send(MessageType::ThreadEnded, nullptr, 0))
+    nodeDied(N.Nodes[Id], Id);
+  endTrip(Id, *T, false);
+}
+
 int migrateAway(RegisterSet &Registers, int Target) {
   NodeState &N = node();
   // Starting the node and flushing stdio may set errno; the thread takes
@@ -407,8 +441,11 @@ int migrateAway(RegisterSet &Registers, int Target) {
   if (!N.ArenaReady)
     return ENOTSUP;
   ThreadState *T = currentThread();
-  if (!T || (!T->RegionsReady && !setUpStackRegions(*T, migrationMetadata(), Registers)))
+  if (!T)
     return ENOMEM;
+  // A stack it cannot walk to its base (a signal handler's) moves later.
+  if (!T->RegionsReady && !setUpStackRegions(*T, migrationMetadata(), Registers))
+    return EAGAIN;
   if (T->Current != 0)
     return EAGAIN;
   // One thread is away at a time (HeldThreads.h); one coming home may be

@@ -22,6 +22,11 @@ bool readNodeTable();
 /// if it stays: 0 never, else an errno value.
 int migrateAway(RegisterSet &Registers, int Target);
 
+/// Home, as a thread ends (musl's pthread_exit): if it is the one serving
+/// the thread away, in the middle of a call it runs for it (cancelled
+/// there), the thread there ends with it and the others run again.
+void endServingThread();
+
 /// One line on stderr with what migration cost so far (POPCORN_LOG=stats).
 void reportMigrations();
 

@@ -1,5 +1,6 @@
 //===- RemoteNode.cpp - A process that runs a thread away from home -------===//
 #include "nodes/RemoteNode.h"
+#include "nodes/HomeNode.h"
 #include "memory/AddressSpace.h"
 #include "memory/NodeMappings.h"
 #include "memory/RemotePages.h"
@@ -281,6 +282,14 @@ RewriteError returnHome(RegisterSet &Registers, int Next, bool Asked) {
 }
 
 namespace {
+// The thread is gone from here, its pages home: the node waits for the next.
+[[noreturn]] void waitForNext() {
+  NodeState &N = node();
+  uint64_t Low = N.StackAtHome && N.Away.High == N.HomeStack.High ? N.HomeStack.Low : N.Away.Low;
+  sys::reserve(Low, pageDown(N.Away.High) - Low);
+  waitForThread(nullptr);
+}
+
 // On the runtime's stack: the thread's exit goes home, and the node waits
 // for the next thread.
 [[noreturn]] void sendExit(void *Message) {
@@ -291,9 +300,19 @@ namespace {
   if (!N.HomeLink.send(MessageType::ThreadExit, Message, sizeof(ThreadExitMessage)))
     lostHome();
   Departure.finish(sizeof(ThreadExitMessage), 0);
-  uint64_t Low = N.StackAtHome && N.Away.High == N.HomeStack.High ? N.HomeStack.Low : N.Away.Low;
-  sys::reserve(Low, pageDown(N.Away.High) - Low);
-  waitForThread(nullptr);
+  waitForNext();
+}
+
+[[noreturn]] void forgetThreadOnStack(void *) {
+  threadLeaves();
+  waitForNext();
+}
+
+// Its home thread ended in a call it made (ThreadEnded): the thread is no
+// more, here either.
+[[noreturn]] void forgetThread() {
+  popcorn_call_on_stack(node().RuntimeStackTop, forgetThreadOnStack, nullptr);
+  __builtin_unreachable();
 }
 } // namespace
 
@@ -341,6 +360,7 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
   N.Remote = true;
   N.Self = Self;
   N.YieldToHome = yieldToHome;
+  N.ForgetThread = forgetThread;
   N.HomeLink.open(Fd);
   N.HomeLink.Ahead = N.LinkBuffers[MaxNodes];
   N.HomeLink.TimeoutMs = DefaultTimeoutMs;
@@ -389,6 +409,7 @@ void runRemoteNode(int Self, int Fd, int KeyFd, char **Envp) {
 extern "C" void __popcorn_thread_exit(void *Result) {
   NodeState &N = node();
   if (!N.Remote) {
+    endServingThread();
     noteThreadEnding();
     return;
   }

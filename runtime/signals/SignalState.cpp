@@ -55,7 +55,10 @@ void readActions(NodeState &N) {
     if (S != SignalFault && (RuntimeSignals & signalBit(S)))
       continue;
     sys::call6(sys::RtSigaction, S, 0, long(&A), 8);
-    if (A.Handler > 1 && !(RuntimeSignals & signalBit(S))) // neither SIG_DFL nor SIG_IGN
+    // musl's pthread_cancel signal is for the thread at home that serves
+    // one away: a cancellation point it runs for it (ServeCalls.cpp) acts
+    // on it there.  The others with a handler go where the thread is.
+    if (A.Handler > 1 && !(RuntimeSignals & signalBit(S)) && S != CancelSignal)
       N.HandledSignals |= signalBit(S);
   }
   N.ResettingSignals = resettingSignals(N.SignalActions);
@@ -260,15 +263,25 @@ InterruptibleCall::InterruptibleCall(Waits W, uint64_t KeptBlocked, uint64_t &Ar
   }
   if (Signals)
     sys::call6(sys::RtSigprocmask, SigUnblock, long(&Signals), 0, 8);
+  N.NotingSignals = Signals;
+}
+
+void endInterruptibleCall() {
+  NodeState &N = node();
+  uint64_t Signals = N.NotingSignals;
+  N.NotingSignals = 0;
+  if (!Signals)
+    return;
+  sys::call6(sys::RtSigprocmask, SigBlock, long(&Signals), 0, 8);
+  for (int S = 1; S <= SignalCount; S++)
+    if (Signals & signalBit(S))
+      sys::call6(sys::RtSigaction, S, long(&N.SignalActions[S - 1]), 0, 8);
 }
 
 InterruptibleCall::~InterruptibleCall() {
   NodeState &N = node();
   if (Signals) {
-    sys::call6(sys::RtSigprocmask, SigBlock, long(&Signals), 0, 8);
-    for (int S = 1; S <= SignalCount; S++)
-      if (Signals & signalBit(S))
-        sys::call6(sys::RtSigaction, S, long(&N.SignalActions[S - 1]), 0, 8);
+    endInterruptibleCall();
     Arrived = __atomic_exchange_n(&N.InterruptedBy, 0, __ATOMIC_RELAXED);
   }
   // Those that arrived while the call waited and did not end it (the

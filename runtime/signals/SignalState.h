@@ -145,6 +145,10 @@ struct InterruptibleCall {
   uint64_t &Arrived;
 };
 
+/// Home: the thread serving a node ends in the middle of such a call (it
+/// was cancelled there): the actions it changed go back.
+void endInterruptibleCall();
+
 /// Home: the signalfd, or -1; it moved to Fd (dup2 onto it).
 int awaySignalDescriptor();
 void awaySignalDescriptorMoved(int Fd);

@@ -79,6 +79,14 @@ void signalOnData(bool On) {
 void onSteeringSignal(int, siginfo_t *Info, void *Context) {
   NodeState &N = node();
   if (Info->si_code > 0) { // the kernel's: POLL_IN
+    // Home ended (killed): a thread computing here would not notice until
+    // its next exchange, nor a node that is not home's child the end of
+    // home's process.
+    char Byte;
+    constexpr long MsgPeek = 2, MsgDontwait = 0x40;
+    if (sys::call6(sys::Recvfrom, N.HomeLink.Fd, long(&Byte), 1, MsgPeek | MsgDontwait, 0, 0) ==
+        0)
+      sys::exitGroup(1);
     if (N.HomeLink.TakesSteering) {
       N.LinkNews = true;
       flagLinkNews();

@@ -134,6 +134,12 @@ struct NodeState {
   // handler interrupted (syscalls/ForwardCalls.cpp: yieldToHome).
   bool OthersHeldAtHome;
   void (*YieldToHome)(uint64_t InterruptedSp);
+  // Remote: the next forwarded call releases them around its exchange,
+  // with the thread's stack from here up (0: it does not); the thread's
+  // home thread ended in a call it made there (cancelled: ThreadEnded),
+  // and so does it here.
+  uint64_t ReleaseFrom;
+  void (*ForgetThread)();
   // Home: the thread is on another node; SIGRTMIN arrived (Triggers.h).
   bool ThreadAway;
   volatile bool SignalledMigration;
@@ -262,8 +268,10 @@ struct NodeState {
   // InFaultHandler: page faults being served) and raised after.
   volatile int SignalHold, InFaultHandler;
   volatile uint64_t HeldSignals;
-  // Home: signals that interrupted a call a node forwarded (SignalState.h).
+  // Home: signals that interrupted a call a node forwarded, and those
+  // whose action is changed for the call meanwhile (SignalState.h).
   volatile uint64_t InterruptedBy;
+  uint64_t NotingSignals;
   // Remote: the thread's signal mask as home last heard of it.
   uint64_t ThreadMaskAtHome;
 

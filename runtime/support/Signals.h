@@ -25,6 +25,9 @@ inline constexpr int SignalCount = 64;
 /// that is a libc call.
 inline constexpr int SteeringSignal = 35;
 
+/// musl's SIGCANCEL: pthread_cancel's signal to the thread it cancels.
+inline constexpr int CancelSignal = 33;
+
 /// SIGRTMIN as glibc numbers it, and so shells and kill(1): musl keeps it
 /// for __synccall.  Home takes it as a steering request too (migration/Triggers.cpp).
 inline constexpr int ShellSteeringSignal = 34;

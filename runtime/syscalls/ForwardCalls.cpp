@@ -16,13 +16,13 @@
 #include "support/Report.h"
 #include "support/Syscall.h"
 #include "syscalls/CallData.h"
+#include "syscalls/SystemCalls.h"
 #include "trace/Trace.h"
 
 namespace popcorn {
 
 namespace {
 constexpr uint16_t Here = sys::Here;
-constexpr long ClockNanosleep = sys::number(230, 115);
 
 [[noreturn]] void exitProgram(long Status) {
   NodeState &N = node();
@@ -202,16 +202,28 @@ long forward(int RowIndex, const long *A) {
   }
   M.InBytes = uint32_t(Used);
 
+  // While the call runs, home's other threads may run (remoteSyscall):
+  // its data is taken before they do, and put in place after.
+  uint64_t ReleaseFrom = N.ReleaseFrom;
+  N.ReleaseFrom = 0;
+  if (ReleaseFrom)
+    releaseHomeThreads(ReleaseFrom, false);
   MessageHeader H;
   SyscallResultMessage R;
   QuietLink Quiet; // the answer's arrival needs no signal
   TraceSpan Call(TraceKind::Syscall);
   if (!N.HomeLink.send2(MessageType::Syscall, &M, sizeof M, Buf, uint32_t(Used)) ||
-      !N.HomeLink.receiveHeader(H) || H.Type != MessageType::SyscallResult ||
+      !N.HomeLink.receiveHeader(H))
+    lostHome();
+  if (H.Type == MessageType::ThreadEnded && !H.Bytes && N.OthersHeldAtHome && N.ForgetThread)
+    N.ForgetThread();
+  if (H.Type != MessageType::SyscallResult ||
       H.Bytes < sizeof R || H.Bytes - sizeof R > 2 * SyscallDataBytes ||
       !N.HomeLink.receivePayload(&R, sizeof R) ||
       !N.HomeLink.receivePayload(Buf, H.Bytes - sizeof R))
     lostHome();
+  if (ReleaseFrom)
+    holdHomeThreads(ReleaseFrom);
   N.SyscallsForwarded++;
   Call.finish(uint64_t(RowIndex));
   if (R.Signals)
@@ -404,7 +416,6 @@ void releaseHomeThreads(uint64_t StackLow, bool Yielding) {
     lostHome();
 }
 
-namespace {
 void holdHomeThreads(uint64_t StackLow) {
   NodeState &N = node();
   QuietLink Quiet;
@@ -416,16 +427,16 @@ void holdHomeThreads(uint64_t StackLow) {
     lostHome();
 }
 
+namespace {
 // Whether call Number may wait for another thread of the program: a futex,
-// a sleep or a yield (a thread polling for another's work), a call of a
-// row that waits (a pipe, a socket).
+// a yield (a thread polling for another's work), a call of a row that
+// waits (a pipe, a socket, a sleep).
 bool mayWaitForOthers(long Number) {
-  if (Number == sys::Futex || Number == sys::Nanosleep || Number == ClockNanosleep ||
-      Number == sys::SchedYield)
+  if (Number == sys::Futex || Number == sys::SchedYield)
     return true;
   int RowIndex = rowOf(Number, Here);
-  return RowIndex >= 0 && SyscallRows[RowIndex].Where == RunAt::Home &&
-         SyscallRows[RowIndex].Wait != Waits::No;
+  return RowIndex >= 0 && SyscallRows[RowIndex].Wait != Waits::No &&
+         (SyscallRows[RowIndex].Where == RunAt::Home || SyscallRows[RowIndex].Where == RunAt::Here);
 }
 } // namespace
 
@@ -453,16 +464,24 @@ long remoteSyscall(long Number, const long *A) {
   // them is home's before it, and what the thread reads of it after is
   // home's.
   syncMapSharedPages();
+  NodeState &N = node();
   long R;
-  if (node().OthersHeldAtHome && mayWaitForOthers(Number)) {
+  if (N.OthersHeldAtHome && mayWaitForOthers(Number)) {
     // The program's other threads run at home meanwhile (HeldThreads.h),
     // and a futex is theirs: it runs there, on the word itself.
-    // From this frame up the stack is the program's, and stays as it is
-    // but for what home's threads write there.
-    auto Frame = uint64_t(__builtin_frame_address(0));
-    releaseHomeThreads(Frame, false);
-    R = Number == sys::Futex ? sharedFutex(A) : runAway(Number, A);
-    holdHomeThreads(Frame);
+    // The call runs there, a futex on the word itself, a sleep or a yield
+    // too (forward releases them around it).  From this frame up the stack
+    // is the program's, and stays as it is but for what home's threads
+    // write there.
+    N.ReleaseFrom = uint64_t(__builtin_frame_address(0));
+    int RowIndex = rowOf(Number, Here);
+    if (Number == sys::Futex)
+      R = sharedFutex(A);
+    else if (SyscallRows[RowIndex].Where == RunAt::Here)
+      R = forward(RowIndex, A);
+    else
+      R = runAway(Number, A);
+    N.ReleaseFrom = 0; // a call refused before it went
   } else {
     R = runAway(Number, A);
   }

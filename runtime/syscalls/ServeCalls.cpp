@@ -13,6 +13,9 @@
 #include "syscalls/LegacyCalls.h"
 #include "syscalls/RuntimeDescriptors.h"
 
+// musl's cancellable system call (src/thread/pthread_cancel.c).
+extern "C" long __syscall_cp(long, long, long, long, long, long, long);
+
 namespace popcorn {
 
 namespace {
@@ -54,6 +57,10 @@ long runForwarded(const SyscallRow &Row, int16_t Number, long *Args, uint16_t Ma
   // The node sent its newer copies of the pages home before asking.
   if (Number == sys::Mremap)
     return homeMremap(Args[0], Args[1], Args[2], Args[3], Args[4]);
+  // A call that waits is a cancellation point, here too (musl's: the
+  // serving thread's thread pointer is the thread's own).
+  if (Row.Wait != Waits::No)
+    return __syscall_cp(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
   return sys::call6(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
 }
 } // namespace

@@ -35,6 +35,62 @@ static void reportUntakenRequest(const NodeState &N) {
        "-fpopcorn-loop-period=auto)";
 }
 
+namespace {
+constexpr long ClockNanosleep = sys::number(230, 115);
+
+// Home: a sleep, which the kernel never restarts after a handler, goes on
+// through holds of the program's threads (HeldThreads.h): to the thread
+// they are not there.  Until the time it would have ended, on its clock.
+long sleepThroughHolds(long Number, long A, long B, long C, long D) {
+  NodeState &N = node();
+  constexpr long Monotonic = 1, AbsoluteTime = 1, Billion = 1000000000;
+  struct Time {
+    long Seconds, Nanoseconds;
+  } End, Now;
+  bool Relative = Number == sys::Nanosleep || !(B & AbsoluteTime);
+  long Clock = Number == sys::Nanosleep ? Monotonic : A;
+  auto *Asked = reinterpret_cast<const Time *>(Number == sys::Nanosleep ? A : C);
+  auto *Left = reinterpret_cast<Time *>(Number == sys::Nanosleep ? B : D);
+  if (!Asked || (Relative && sys::call6(sys::ClockGettime, Clock, long(&End))))
+    return sys::call6(Number, A, B, C, D);
+  if (Relative) {
+    End = {End.Seconds + Asked->Seconds, End.Nanoseconds + Asked->Nanoseconds};
+    if (End.Nanoseconds >= Billion)
+      End = {End.Seconds + 1, End.Nanoseconds - Billion};
+  } else {
+    End = *Asked;
+  }
+  uint32_t Holds = __atomic_load_n(&N.HoldGeneration, __ATOMIC_ACQUIRE);
+  long R = sys::call6(Number, A, B, C, D);
+  bool Again = false;
+  while (R == -sys::Eintr && __atomic_load_n(&N.HoldGeneration, __ATOMIC_ACQUIRE) != Holds) {
+    Holds = __atomic_load_n(&N.HoldGeneration, __ATOMIC_ACQUIRE);
+    R = sys::call6(ClockNanosleep, Clock, AbsoluteTime, long(&End), 0);
+    Again = true;
+  }
+  // A signal of the program's ended it after all: what was left is from
+  // the end the first call had.
+  if (R == -sys::Eintr && Again && Relative && Left &&
+      !sys::call6(sys::ClockGettime, Clock, long(&Now))) {
+    long Nanoseconds = (End.Seconds - Now.Seconds) * Billion + End.Nanoseconds - Now.Nanoseconds;
+    if (Nanoseconds < 0)
+      Nanoseconds = 0;
+    *Left = {Nanoseconds / Billion, Nanoseconds % Billion};
+  }
+  return R;
+}
+} // namespace
+
+// musl's cancellable calls, once pthread_cancel is linked
+// (libc-patches/common/0009-cancellable-calls-through-runtime.patch):
+// straight to the kernel at home, which keeps its own descriptors from
+// close and sleeps from holds only; through the runtime on a node, which
+// runs them where their rows say.
+extern "C" int __popcorn_cancellable_call_direct(long Number) {
+  return !node().Remote && Number != sys::Close && Number != sys::Nanosleep &&
+         Number != ClockNanosleep;
+}
+
 extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, long E, long F) {
   NodeState &N = node();
   if (N.Remote) {
@@ -76,6 +132,9 @@ extern "C" long __popcorn_syscall(long Number, long A, long B, long C, long D, l
     if (B)
       noteSignalActionSet();
     break;
+  case sys::Nanosleep:
+  case ClockNanosleep:
+    return sleepThroughHolds(Number, A, B, C, D);
   }
   return sys::call6(Number, A, B, C, D, E, F);
 }

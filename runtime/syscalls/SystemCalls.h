@@ -41,6 +41,10 @@ long remoteSyscall(long Number, const long *A);
 /// Yielding, for a while, at home's request.
 void releaseHomeThreads(uint64_t StackLow, bool Yielding);
 
+/// Node: home holds its threads again, and the thread takes back its stack
+/// from StackLow up as home has it.
+void holdHomeThreads(uint64_t StackLow);
+
 /// Node, in the handler of home's YieldRequest: the thread, stopped at
 /// InterruptedSp in the program's code, lets home's threads run a while.
 void yieldToHome(uint64_t InterruptedSp);
