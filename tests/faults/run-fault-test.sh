@@ -25,6 +25,7 @@
 #                       ends by SIGABRT, as a run at home does
 #   home-killed         kill -9 of home while the thread is away: the node
 #                       ends too
+#   home-killed-thread  the same, the thread away not the main one
 #   silent-node         a thread computing away longer than POPCORN_TIMEOUT
 #                       without a word to home, then a node idle as long:
 #                       neither is a dead node
@@ -295,9 +296,18 @@ node-aborts)
 	aborted tcp 0:x86_64:native,1:aarch64:tcp:127.0.0.1:$port
 	grep -q "node 1 (aarch64) killed by signal 6" node.err || fail "popcorn-node did not log the abort"
 	;;
-home-killed)
-	compile "$tests/faults/worker.c" worker
-	./worker 1 4 0 >run.out 2>run.err &
+home-killed | home-killed-thread)
+	# home-killed-thread: the thread away is not the main one, and the
+	# node is not a child of the main thread (the kernel's parent-death
+	# signal is for the end of the thread that started it).
+	if [ "$case" = home-killed ]; then
+		compile "$tests/faults/worker.c" worker
+		set -- ./worker 1 4 0
+	else
+		compile "$tests/faults/thread-worker.c" worker
+		set -- ./worker 1
+	fi
+	"$@" >run.out 2>run.err &
 	home=$!
 	wait_for run.err 60 "working on node 1" || fail "the thread never reached node 1"
 	node=$(child_of "$home")
