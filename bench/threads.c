@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { Elements = 1 << 20, Passes = 60, Increments = 20000 };
+enum { Elements = 1 << 20, Passes = 60, Increments = 200000 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static long counter;
