@@ -159,16 +159,16 @@ void letOthersGo() {
   __atomic_store_n(&node().Departing, 0, __ATOMIC_RELEASE);
 }
 
-// The thread is home again, or ends: the next may leave, unless it goes
-// on to another node at once (Onward), still the one away.
-void endTrip(int Id, ThreadState &T, bool Onward) {
+// The thread is home again, or ends: the others run, and the next may
+// leave.  Even if it goes on to another node at once: a thread that goes
+// from node to node would keep them waiting for ever.
+void endTrip(int Id, ThreadState &T) {
   NodeState &N = node();
   noteThreadHome(Id);
   T.Current = 0;
   N.ThreadAway = false;
   N.ThreadNode = 0;
-  if (!Onward)
-    letOthersGo();
+  letOthersGo();
 }
 
 // On the runtime's stack, from its top (a thread that goes from node to
@@ -178,9 +178,11 @@ void endTrip(int Id, ThreadState &T, bool Onward) {
   ThreadState &T = *static_cast<ThreadState *>(Thread);
   RegisterSet &Registers = T.Onward.Registers;
   if (int Error = migrateAway(Registers, T.Onward.Node)) {
-    letOthersGo();
-    Line() << "popcorn: the thread came home and stays: node " << uint64_t(T.Onward.Node)
-           << " refused it";
+    // Another thread's turn to be away (EBUSY) keeps it home, as at a
+    // move it asked for from home.
+    if (Error != EBUSY)
+      Line() << "popcorn: the thread came home and stays: node " << uint64_t(T.Onward.Node)
+             << " refused it";
     // popcorn_migrate's caller is told it is not where it asked to be (a
     // schedule's point, which returns nothing, keeps errno).
     if (T.Onward.Asked) {
@@ -296,7 +298,7 @@ void endTrip(int Id, ThreadState &T, bool Onward) {
       ThreadExitMessage M;
       if (H.Bytes != sizeof M || !OthersWait || !E.Link.receivePayload(&M, sizeof M))
         refusedMessage(E, Id, "a thread's exit");
-      endTrip(Id, T, false);
+      endTrip(Id, T);
       pthread_exit(reinterpret_cast<void *>(M.Result)); // which notes it ending
     }
     case MessageType::NodeEnded: {
@@ -343,7 +345,7 @@ void endTrip(int Id, ThreadState &T, bool Onward) {
       T.Setjmps = M.Setjmps;
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
              StackBytes);
-      endTrip(Id, T, M.Next != 0);
+      endTrip(Id, T);
       if (node().SignalledMigration)
         __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       Arrival.finish();
@@ -430,7 +432,7 @@ void endServingThread() {
   endInterruptibleCall();
   if (!N.Nodes[Id].Link.send(MessageType::ThreadEnded, nullptr, 0))
     nodeDied(N.Nodes[Id], Id);
-  endTrip(Id, *T, false);
+  endTrip(Id, *T);
 }
 
 int migrateAway(RegisterSet &Registers, int Target) {
