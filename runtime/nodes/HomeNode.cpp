@@ -200,6 +200,11 @@ void endTrip(int Id, ThreadState &T) {
 [[noreturn]] void serveAway(NodeEntry &E, int Id, ThreadState &T, const StackRegion Away) {
   watchSignalsAway(Id);
   watchSteeringAway(Id);
+  // pthread_cancel's signal waits for a waiting call run here for the
+  // thread (ServeCalls.cpp), where musl acts on it: this thread's own
+  // work, ended in the middle, would leave the others held.
+  uint64_t Cancel = signalBit(CancelSignal);
+  sys::call6(sys::RtSigprocmask, 0 /* SIG_BLOCK */, long(&Cancel), 0, 8);
   // Whether the program's other threads wait at home while it is there
   // (HeldThreads.h): the node lets them run around calls that may wait,
   // with what its stack holds from StackLow up.

@@ -94,7 +94,8 @@ bool holdOtherThreads(int WaitMs) {
 
 void releaseOtherThreads() {
   NodeState &N = node();
-  if (!N.OthersHeld)
+  // Also a hold still under way (its thread ended in the middle).
+  if (!N.OthersHeld && !__atomic_load_n(&N.HoldWord, __ATOMIC_SEQ_CST))
     return;
   __atomic_store_n(&N.HoldWord, 0, __ATOMIC_SEQ_CST);
   sys::call6(sys::Futex, long(&N.HoldWord), FutexWakePrivate, 0x7fffffff);

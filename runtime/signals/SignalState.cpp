@@ -143,7 +143,7 @@ bool threadMaskChanged(uint64_t &Mask) {
 }
 
 void blockAsThreadAway(uint64_t ThreadMask) {
-  uint64_t Mask = (ThreadMask & ~RuntimeSignals) | node().HandledSignals;
+  uint64_t Mask = (ThreadMask & ~RuntimeSignals) | node().HandledSignals | signalBit(CancelSignal);
   sys::call6(sys::RtSigprocmask, SigSetmask, long(&Mask), 0, 8);
 }
 

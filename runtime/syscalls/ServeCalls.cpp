@@ -59,8 +59,13 @@ long runForwarded(const SyscallRow &Row, int16_t Number, long *Args, uint16_t Ma
     return homeMremap(Args[0], Args[1], Args[2], Args[3], Args[4]);
   // A call that waits is a cancellation point, here too (musl's: the
   // serving thread's thread pointer is the thread's own).
-  if (Row.Wait != Waits::No)
-    return __syscall_cp(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
+  if (Row.Wait != Waits::No) {
+    uint64_t Cancel = signalBit(CancelSignal);
+    sys::call6(sys::RtSigprocmask, 1 /* SIG_UNBLOCK */, long(&Cancel), 0, 8);
+    long Result = __syscall_cp(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
+    sys::call6(sys::RtSigprocmask, 0 /* SIG_BLOCK */, long(&Cancel), 0, 8);
+    return Result;
+  }
   return sys::call6(Number, Args[0], Args[1], Args[2], Args[3], Args[4], Args[5]);
 }
 } // namespace
