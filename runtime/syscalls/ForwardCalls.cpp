@@ -403,13 +403,21 @@ void settleResetActions() {
   }
 }
 
+namespace {
+// StackLow if it lies on the stack the thread runs on here, else that
+// stack's top (nothing of it travels): a call made on another stack.
+uint64_t onThreadStack(uint64_t StackLow) {
+  const StackRegion &Away = node().Away;
+  return StackLow < Away.Low || StackLow > Away.High ? Away.High : StackLow;
+}
+} // namespace
+
 void releaseHomeThreads(uint64_t StackLow, bool Yielding) {
   NodeState &N = node();
   endNodeMappings();
   sendWrittenPages();
   keepNoPages();
-  if (StackLow < N.Away.Low || StackLow > N.Away.High)
-    StackLow = N.Away.High; // a call made on another stack
+  StackLow = onThreadStack(StackLow);
   ReleaseMessage M{StackLow, Yielding};
   if (!N.HomeLink.send2(MessageType::Release, &M, sizeof M, reinterpret_cast<void *>(StackLow),
                         uint32_t(N.Away.High - StackLow)))
@@ -419,8 +427,7 @@ void releaseHomeThreads(uint64_t StackLow, bool Yielding) {
 void holdHomeThreads(uint64_t StackLow) {
   NodeState &N = node();
   QuietLink Quiet;
-  if (StackLow < N.Away.Low || StackLow > N.Away.High)
-    StackLow = N.Away.High;
+  StackLow = onThreadStack(StackLow);
   if (!N.HomeLink.send(MessageType::Hold, nullptr, 0) ||
       !N.HomeLink.receiveExactly(MessageType::Held, reinterpret_cast<void *>(StackLow),
                                  uint32_t(N.Away.High - StackLow)))
@@ -468,11 +475,10 @@ long remoteSyscall(long Number, const long *A) {
   long R;
   if (N.OthersHeldAtHome && mayWaitForOthers(Number)) {
     // The program's other threads run at home meanwhile (HeldThreads.h),
-    // and a futex is theirs: it runs there, on the word itself.
-    // The call runs there, a futex on the word itself, a sleep or a yield
-    // too (forward releases them around it).  From this frame up the stack
-    // is the program's, and stays as it is but for what home's threads
-    // write there.
+    // and the call runs there: a futex on the word itself, a sleep or a
+    // yield too (forward releases them around it).  From this frame up the
+    // stack is the program's, and stays as it is but for what home's
+    // threads write there.
     N.ReleaseFrom = uint64_t(__builtin_frame_address(0));
     int RowIndex = rowOf(Number, Here);
     if (Number == sys::Futex)
