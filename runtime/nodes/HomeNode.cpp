@@ -46,14 +46,7 @@ constexpr uint16_t Here = sys::Here;
 // away may go without a word before home asks it to let them run, and
 // for how long they then run.
 constexpr int YieldSliceMs = 50;
-constexpr long YieldMs = 1;
-
-void sleepFor(long Milliseconds) {
-  struct {
-    long Seconds, Nanoseconds;
-  } Time = {0, Milliseconds * 1000000};
-  sys::call6(sys::Nanosleep, long(&Time), 0);
-}
+constexpr useconds_t YieldUs = 1000;
 
 // A node's wait status, when known.
 struct NodeEnd {
@@ -291,7 +284,7 @@ void endTrip(int Id, ThreadState &T) {
       if (H.Bytes || !OthersWait)
         refusedMessage(E, Id, "a hold of threads it does not hold");
       if (Yielding)
-        sleepFor(YieldMs);
+        usleep(YieldUs);
       holdOtherThreads(-1);
       if (!E.Link.send(MessageType::Held, reinterpret_cast<void *>(StackLow),
                        uint32_t(Away.High - StackLow)))
