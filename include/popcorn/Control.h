@@ -31,8 +31,9 @@
 #include <stdint.h>
 
 #define POPCORN_CONTROL_MAGIC 0x4c544350u /* "PCTL" */
-#define POPCORN_CONTROL_VERSION 2
+#define POPCORN_CONTROL_VERSION 3
 #define POPCORN_CONTROL_MAX_NODES 8
+#define POPCORN_CONTROL_MAX_THREADS 64
 #define POPCORN_CONTROL_DIR_NAME "popcorn"
 #define POPCORN_CONTROL_STATE_ADDRESS 0x0f0000000000ull
 #define POPCORN_CONTROL_OPEN_SIGNAL 34
@@ -49,7 +50,9 @@ struct popcorn_control_request {
 	uint32_t version; /* POPCORN_CONTROL_VERSION */
 	uint32_t type;    /* enum popcorn_control_type */
 	int32_t node;     /* MIGRATE: the destination */
-	int32_t tid;      /* MIGRATE: the thread to move; 0 for the main one */
+	int32_t tid;      /* MIGRATE: the thread to move (the main one's is the
+	                   * PID); 0: the one away, if any, else the first to
+	                   * reach a migration point */
 };
 
 enum popcorn_control_launcher {
@@ -70,6 +73,11 @@ struct popcorn_control_node {
 	char host[64];        /* tcp: "ADDRESS:PORT", ssh: "[USER@]HOST"; else "" */
 };
 
+struct popcorn_control_thread {
+	int32_t tid;
+	int32_t node; /* where it runs */
+};
+
 struct popcorn_control_reply {
 	uint32_t magic;
 	uint32_t size;    /* sizeof(struct popcorn_control_reply) */
@@ -79,7 +87,7 @@ struct popcorn_control_reply {
 
 	/* Status, in every reply. */
 	int32_t pid;
-	int32_t thread_node;          /* where the migrating thread is */
+	int32_t thread_node;          /* where the thread away is, else 0 */
 	uint16_t thread_machine;      /* that node's ISA */
 	uint16_t node_count;
 	int32_t requested_node;       /* a move not yet taken, or -1 */
@@ -88,6 +96,11 @@ struct popcorn_control_reply {
 	uint64_t pages_returned;      /* written back by them */
 	uint64_t syscalls_forwarded;  /* run at home for them */
 	struct popcorn_control_node nodes[POPCORN_CONTROL_MAX_NODES];
+	uint32_t thread_count;        /* the program's threads */
+	uint32_t reserved3;
+	/* The first POPCORN_CONTROL_MAX_THREADS of them, the one away among
+	 * them. */
+	struct popcorn_control_thread threads[POPCORN_CONTROL_MAX_THREADS];
 };
 
 #endif

@@ -49,6 +49,7 @@ namespace popcorn {
 struct ControlServer {
   int Listen;
   int Owner;
+  int Tid; // the thread serving it
   uint32_t Euid;
   char Path[108]; // sockaddr_un's sun_path
   volatile bool Ended; // its thread is about to end
@@ -246,6 +247,51 @@ void describeHost(const NodeEntry &E, char *Out, uint32_t Room) {
     Host << E.Host << ":" << uint64_t(E.Port);
 }
 
+// A /proc/self/task entry's thread id, 0 if it is not one.
+int numberOf(const char *Name) {
+  int Tid = 0;
+  for (; *Name >= '0' && *Name <= '9'; Name++)
+    Tid = Tid * 10 + (*Name - '0');
+  return *Name ? 0 : Tid;
+}
+
+// Whether kernel thread Tid of this process is one of the program's: not
+// the thread serving this socket, nor one of qemu's.
+bool programThread(int Tid) {
+  NodeState &N = node();
+  if (Tid <= 0 || Tid == sys::call6(sys::Gettid, 0))
+    return false;
+  for (int Qemu : N.QemuThreads)
+    if (Qemu == Tid)
+      return false;
+  return true;
+}
+
+// Calls Visit(Tid) for each of the program's threads.
+template <class Visitor> void forEachProgramThread(Visitor Visit) {
+  sys::forEachEntry("/proc/self/task", [&](const char *Name) {
+    if (int Tid = numberOf(Name); programThread(Tid))
+      Visit(Tid);
+  });
+}
+
+void listThreads(popcorn_control_reply &R) {
+  NodeState &N = node();
+  int Away = N.Departing;
+  R.thread_count = 0;
+  bool AwayListed = false;
+  forEachProgramThread([&](int Tid) {
+    uint32_t I = R.thread_count++;
+    if (I >= POPCORN_CONTROL_MAX_THREADS) {
+      if (Tid != Away || AwayListed)
+        return;
+      I = POPCORN_CONTROL_MAX_THREADS - 1; // the one away takes the last place
+    }
+    R.threads[I] = {Tid, Tid == Away ? N.ThreadNode : 0};
+    AwayListed |= Tid == Away;
+  });
+}
+
 void fillStatus(popcorn_control_reply &R) {
   NodeState &N = node();
   int Where = N.ThreadNode;
@@ -282,22 +328,31 @@ void fillStatus(popcorn_control_reply &R) {
     Out.launcher = Qemu ? POPCORN_LAUNCHER_QEMU : POPCORN_LAUNCHER_NATIVE;
     Out.alive = I == 0 || (E.Pid > 0 && alive(E.Pid));
   }
+  listThreads(R);
 }
 
 void migrate(const popcorn_control_request &Q, popcorn_control_reply &R, TextBuffer &Message) {
   NodeState &N = node();
-  if (Q.tid != 0 && Q.tid != R.pid) {
-    R.error = 22; // EINVAL
-    Message << "thread " << int64_t(Q.tid) << " cannot move: only the main thread (" << int64_t(R.pid)
-            << ") migrates";
-    return;
+  int Tid = Q.tid;
+  if (Tid) {
+    bool Found = false;
+    forEachProgramThread([&](int Each) { Found |= Each == Tid; });
+    if (!Found) {
+      R.error = 3; // ESRCH
+      Message << "no thread " << int64_t(Tid) << " in process " << int64_t(R.pid);
+      return;
+    }
   }
-  int Where = N.ThreadNode;
+  int Where = Tid && Tid != N.Departing ? 0 : N.ThreadNode;
   int Target = Q.node;
   const char *Isa = Target >= 0 && Target < N.NodeCount ? isaName(N.Nodes[Target].Machine) : "";
-  switch (steerThread(Target)) {
+  switch (steerThread(Target, Tid)) {
   case SteerResult::Requested:
-    Message << "the thread moves to node " << int64_t(Target) << " (" << Isa
+    if (Tid)
+      Message << "thread " << int64_t(Tid);
+    else
+      Message << "the thread";
+    Message << " moves to node " << int64_t(Target) << " (" << Isa
             << ") at its next migration point";
     return;
   case SteerResult::Signalled:
@@ -312,7 +367,11 @@ void migrate(const popcorn_control_request &Q, popcorn_control_reply &R, TextBuf
     return;
   case SteerResult::AlreadyThere:
     R.error = 114; // EALREADY
-    Message << "the thread is already on node " << int64_t(Target) << " (" << Isa << ")";
+    if (Tid)
+      Message << "thread " << int64_t(Tid);
+    else
+      Message << "the thread";
+    Message << " is already on node " << int64_t(Target) << " (" << Isa << ")";
     return;
   case SteerResult::Relayed: {
     char Host[64];
@@ -509,6 +568,7 @@ void openControlSocket(char **Envp) {
     sys::call6(sys::RtSigprocmask, 2 /* SIG_SETMASK */, long(&All), long(&Old), 8);
     R = startThread(ThreadFlags, Memory + StackBytes, serve, Server);
     sys::call6(sys::RtSigprocmask, 2, long(&Old), 0, 8);
+    Server->Tid = int(R);
     if (R < 0) {
       sys::call6(sys::Unlinkat, AtFdcwd, long(Address.Path), 0);
       WhyText << "cannot start its thread: " << errorName(R);
@@ -548,6 +608,21 @@ void onControlSignal(int Signal, siginfo_t *Info, void *) {
 }
 
 } // namespace
+
+void noteQemuThreads() {
+  NodeState &N = node();
+  if (N.QemuThreadsKnown)
+    return;
+  N.QemuThreadsKnown = true;
+  if (!homeRunsEmulated())
+    return;
+  int Self = int(sys::call6(sys::Gettid, 0)), Count = 0;
+  sys::forEachEntry("/proc/self/task", [&](const char *Name) {
+    int Tid = numberOf(Name);
+    if (Tid && Tid != Self && Tid != (N.Control ? N.Control->Tid : 0) && Count < 4)
+      N.QemuThreads[Count++] = Tid;
+  });
+}
 
 void awaitControlRequests(char **Envp) {
   node().StartEnvironment = Envp;

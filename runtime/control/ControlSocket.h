@@ -38,6 +38,11 @@ void controlSocketMoved(int Fd);
 /// forked child, which has a copy of the socket but no thread serving it.
 void closeControlSocket();
 
+/// Home, in the program's first pthread_create: under qemu-user, the
+/// threads there already but the caller are qemu's (and the control
+/// thread), which popcorn-ctl does not list or steer.
+void noteQemuThreads();
+
 } // namespace popcorn
 
 #endif

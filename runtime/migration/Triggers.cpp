@@ -19,6 +19,7 @@
 #include "support/AddressMap.h"
 #include "support/Report.h"
 #include "support/Syscall.h"
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,19 +37,39 @@ struct CodeRange {
   bool Taken;
 };
 
+// One thread's own course through the schedule: every= counts its points,
+// random= draws from its stream, and it goes round the cycle on its own.
+// Found by the thread's struct pthread, which has one address on every
+// node, as the table has.
+struct ThreadCourse {
+  uint64_t Self; // pthread_self(); 0: free, FreedCourse: freed
+  uint64_t Points;
+  uint64_t RandomState;
+  unsigned Next;
+};
+constexpr uint64_t FreedCourse = 1;
+constexpr unsigned CourseSlots = 256; // a power of two
+
 struct Schedule {
   bool Set;
   uint64_t Every;          // 0: off
   uint64_t RandomBelow;    // a point moves if the next random number is below
-  uint64_t RandomState;
+  uint64_t Seed;
   FunctionRange At[2];     // per ISA: x86-64, aarch64
   bool AtTaken;
   CodeRange Ranges[2];     // X86_64_MIGRATE_*, AARCH64_MIGRATE_*
   int Cycle[MaxNodes * 2];
-  unsigned CycleLength, Next;
-  uint64_t Points;
+  unsigned CycleLength;
+  bool MainOnly;           // threads=main
   volatile sig_atomic_t Signalled;
   bool Periodic;           // period=: set before main, read-only after
+  // The main thread's course (Self 0 until it first makes a thread: it is
+  // the only one until then), the others' by creation, and the one shared
+  // by threads beyond the table.
+  ThreadCourse Main;
+  uint64_t Created;
+  ThreadCourse Courses[CourseSlots];
+  ThreadCourse Shared;
 } Plan;
 
 // A setting refused ends the program before it runs: at once, without the
@@ -153,18 +174,55 @@ void readRange(Setting StartName, Setting EndName, CodeRange &Out) {
   Plan.Set = true;
 }
 
-uint64_t nextRandom() {
+uint64_t nextRandom(ThreadCourse &Course) {
   // xorshift64*: reproducible for a seed on every ISA.
-  uint64_t X = Plan.RandomState;
+  uint64_t X = Course.RandomState;
   X ^= X >> 12;
   X ^= X << 25;
   X ^= X >> 27;
-  Plan.RandomState = X;
+  Course.RandomState = X;
   return X * 0x2545f4914f6cdd1dull;
 }
 
-int nextInCycle() {
-  return Plan.CycleLength ? Plan.Cycle[Plan.Next++ % Plan.CycleLength] : -1;
+// Thread Number's first state of random='s stream: the main thread's (0)
+// is what it was before threads had their own; the others' are spread by
+// splitmix64, so that nearby numbers give unrelated streams.
+uint64_t streamStart(uint64_t Seed, uint64_t Number) {
+  if (!Number)
+    return Seed * 2 + 1;
+  uint64_t Z = Seed + Number * 0x9e3779b97f4a7c15ull;
+  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebull;
+  return (Z ^ (Z >> 31)) | 1; // xorshift never leaves 0
+}
+
+unsigned slotOf(uint64_t Self, unsigned Probe) {
+  return (unsigned(((Self >> 4) * 0x9e3779b97f4a7c15ull) >> 56) + Probe) & (CourseSlots - 1);
+}
+
+ThreadCourse *findCourse(uint64_t Self) {
+  for (unsigned Probe = 0; Probe < CourseSlots; Probe++) {
+    ThreadCourse &C = Plan.Courses[slotOf(Self, Probe)];
+    uint64_t Owner = __atomic_load_n(&C.Self, __ATOMIC_ACQUIRE);
+    if (Owner == Self)
+      return &C;
+    if (!Owner)
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// The calling thread's course.
+ThreadCourse &course() {
+  uint64_t Self = uint64_t(pthread_self());
+  if (!Plan.Main.Self || Plan.Main.Self == Self)
+    return Plan.Main;
+  ThreadCourse *C = findCourse(Self);
+  return C ? *C : Plan.Shared;
+}
+
+int nextInCycle(ThreadCourse &Course) {
+  return Plan.CycleLength ? Plan.Cycle[Course.Next++ % Plan.CycleLength] : -1;
 }
 
 int firstNodeOf(uint16_t Machine) {
@@ -222,7 +280,10 @@ bool readTriggers() {
     malformed("POPCORN_MIGRATE", "there is no other node to move to (POPCORN_NODES)");
   Plan.Every = S.Every;
   Plan.RandomBelow = S.RandomBelow;
-  Plan.RandomState = S.Seed * 2 + 1;
+  Plan.Seed = S.Seed;
+  Plan.Main.RandomState = streamStart(S.Seed, 0);
+  Plan.Shared.RandomState = streamStart(S.Seed, ~uint64_t(0));
+  Plan.MainOnly = S.MainOnly;
   if (S.AfterNs)
     armTimer(S.AfterNs, false);
   if (S.PeriodNs) {
@@ -243,12 +304,15 @@ int takeSignalledDestination() {
     return Steered; // popcorn-ctl migrate: a node rather than the cycle's next
   if (!Plan.Signalled && (N.Remote || !N.SignalledMigration))
     return -1;
+  ThreadCourse &Course = course();
+  if (Plan.MainOnly && &Course != &Plan.Main)
+    return -1;
   Plan.Signalled = 0;
   N.SignalledMigration = false;
-  int Next = nextInCycle();
+  int Next = nextInCycle(Course);
   // period= alternates: away at one tick, home at the next.
   for (unsigned Tries = 0; Plan.Periodic && Next == N.Self && Tries < Plan.CycleLength; Tries++)
-    Next = nextInCycle();
+    Next = nextInCycle(Course);
   return Next;
 }
 
@@ -256,6 +320,9 @@ int triggeredDestination(const RegisterSet &Registers) {
   int Signalled = takeSignalledDestination();
   if (Signalled >= 0 || !Plan.Set)
     return Signalled;
+  ThreadCourse &Course = course();
+  if (Plan.MainOnly && &Course != &Plan.Main)
+    return -1;
   unsigned Isa = Registers.Machine == EmX86_64 ? 0 : 1;
   CodeRange &Range = Plan.Ranges[Isa];
   if (!Range.Taken && Registers.Pc >= Range.Start && Registers.Pc < Range.End) {
@@ -265,14 +332,50 @@ int triggeredDestination(const RegisterSet &Registers) {
   const FunctionRange &At = Plan.At[Isa];
   if (!Plan.AtTaken && Registers.Pc >= At.Start && Registers.Pc < At.End) {
     Plan.AtTaken = true;
-    return nextInCycle();
+    return nextInCycle(Course);
   }
-  Plan.Points++;
-  if (Plan.Every && Plan.Points % Plan.Every == 0)
-    return nextInCycle();
-  if (Plan.RandomBelow && nextRandom() < Plan.RandomBelow)
-    return nextInCycle();
+  Course.Points++;
+  if (Plan.Every && Course.Points % Plan.Every == 0)
+    return nextInCycle(Course);
+  if (Plan.RandomBelow && nextRandom(Course) < Plan.RandomBelow)
+    return nextInCycle(Course);
   return -1;
 }
 
+void forgetThreadCourse() {
+  if (ThreadCourse *C = Plan.Set ? findCourse(uint64_t(pthread_self())) : nullptr)
+    __atomic_store_n(&C->Self, FreedCourse, __ATOMIC_RELEASE);
+}
+
+// The number is the thread's place in the order of creation, the same in
+// every run that creates its threads in the same order, whatever they do
+// meanwhile.
+void numberThread(void *Thread) {
+  if (!Plan.Set)
+    return;
+  if (!Plan.Main.Self)
+    Plan.Main.Self = uint64_t(pthread_self());
+  uint64_t Self = uint64_t(Thread), Number = ++Plan.Created;
+  ThreadCourse *C = findCourse(Self);
+  for (unsigned Probe = 0; !C && Probe < CourseSlots; Probe++)
+    if (ThreadCourse &Slot = Plan.Courses[slotOf(Self, Probe)]; Slot.Self <= FreedCourse)
+      C = &Slot;
+  if (!C)
+    return; // beyond the table: it shares Plan.Shared
+  C->Points = 0;
+  C->Next = 0;
+  C->RandomState = streamStart(Plan.Seed, Number);
+  __atomic_store_n(&C->Self, Self, __ATOMIC_RELEASE);
+}
 } // namespace popcorn
+
+// musl's pthread_create (libc-patches/common/0010-thread-creation-hook.patch),
+// at home (pthread_create brings its caller home: compiler/plugin/
+// HomeOnlyCalls.cpp), under the thread list lock, with the program's
+// signals blocked, before the new thread runs: no lock, no allocation.
+// Here, in a file every program links, for the weak definition in libc
+// would keep an archive member of its own out.
+extern "C" void __popcorn_thread_created(void *Thread) {
+  popcorn::noteQemuThreads();
+  popcorn::numberThread(Thread);
+}

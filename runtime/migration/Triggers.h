@@ -9,7 +9,11 @@
 //                    tick, home at the next
 //   at=FUNCTION      once, when the thread enters FUNCTION
 // and nodes=A,B,..., the cycle of destinations (default: the first node
-// but home, then home).  Popcorn's own triggers work as in Popcorn:
+// but home, then home).  Each thread follows the schedule on its own:
+// every= counts its points, random= draws from a stream of its own (from
+// the seed and the thread's place in the order of creation, the main
+// thread first), and it goes round the cycle from its start; threads=main
+// keeps the other threads where they are.  Popcorn's own triggers work as in Popcorn:
 // X86_64_MIGRATE_START/END and AARCH64_MIGRATE_START/END (hexadecimal
 // code ranges: a point inside moves the thread once to the other ISA),
 // and SIGRTMIN sent to the home process (the thread moves to the next
@@ -42,6 +46,13 @@ int takeSignalledDestination();
 
 /// Whether any trigger is set (POPCORN_MIGRATE or a code range).
 bool triggersSet();
+
+/// Home, in pthread_create before Thread (its struct pthread) runs: it
+/// gets its course through the schedule, and its number.
+void numberThread(void *Thread);
+
+/// Home, as a thread ends: its course through the schedule is freed.
+void forgetThreadCourse();
 
 } // namespace popcorn
 

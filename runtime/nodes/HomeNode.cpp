@@ -161,6 +161,11 @@ void endTrip(int Id, ThreadState &T) {
   T.Current = 0;
   N.ThreadAway = false;
   N.ThreadNode = 0;
+  // The pending flag's page came home as the node had it: a request made
+  // meanwhile (SIGRTMIN: Triggers.h; popcorn-ctl for a thread at home)
+  // flags it again.
+  if (N.SignalledMigration || N.SteeredNode)
+    __popcorn_migration_pending = 1;
   letOthersGo();
 }
 
@@ -344,8 +349,6 @@ void endTrip(int Id, ThreadState &T) {
       memcpy(reinterpret_cast<void *>(M.Registers.Sp), T.Staging + (M.Registers.Sp - Home.Low),
              StackBytes);
       endTrip(Id, T);
-      if (node().SignalledMigration)
-        __popcorn_migration_pending = 1; // Triggers.h: SIGRTMIN while away
       Arrival.finish();
       fesetenv(&M.FloatEnvironment);
       returnSignals(M.SignalMask, M.PendingSignals);

@@ -7,6 +7,7 @@
 #include "memory/RemotePageSets.h"
 #include "migration/LongJump.h"
 #include "migration/Thread.h"
+#include "migration/Triggers.h"
 #include "signals/SignalState.h"
 #include "signals/Steering.h"
 #include "state/MigrationMetadata.h"
@@ -411,6 +412,8 @@ extern "C" void __popcorn_thread_exit(void *Result) {
   if (!N.Remote) {
     endServingThread();
     noteThreadEnding();
+    forgetThreadCourse();
+    forgetSteering();
     return;
   }
   if (!N.OthersHeldAtHome)

@@ -106,29 +106,32 @@ void onSteeringSignal(int, siginfo_t *Info, void *Context) {
     return;
   }
   // The thread reads the flag at every migration point, so it is here
-  // while the thread is; if not, the thread has gone (home asked too
-  // late) and the request goes with it.
-  if (Target < 0 || Target >= N.NodeCount ||
-      !pageHere(uint64_t(&__popcorn_migration_pending)))
+  // while the thread is, but around a wait that lets the program's other
+  // threads run at home (syscalls/ForwardCalls.cpp: holdHomeThreads), whose
+  // end flags the move.  A thread gone (home asked too late) takes
+  // the request with it.
+  if (Target < 0 || Target >= N.NodeCount || !N.ThreadHere)
     return;
   N.SteeredNode = Target + 1;
-  __popcorn_migration_pending = 1;
+  if (pageHere(uint64_t(&__popcorn_migration_pending)))
+    __popcorn_migration_pending = 1;
 }
 
 } // namespace
 
-SteerResult steerThread(int Target) {
+SteerResult steerThread(int Target, int Tid) {
   NodeState &N = node();
   if (Target < 0 || Target >= N.NodeCount || !N.Nodes[Target].Machine)
     return SteerResult::NoSuchNode;
-  int Where = N.ThreadNode;
+  int Where = Tid && Tid != N.Departing ? 0 : N.ThreadNode;
   if (Where == Target)
     return SteerResult::AlreadyThere;
   if (Where == 0) {
     // If the thread leaves meanwhile, the request waits here for its
     // return; the flag then lands in home's stale copy of the page, which
     // is harmless.
-    N.SteeredNode = Target + 1;
+    __atomic_store_n(&N.SteeredTid, Tid, __ATOMIC_RELAXED);
+    __atomic_store_n(&N.SteeredNode, Target + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&__popcorn_migration_pending, 1, __ATOMIC_RELAXED);
     return SteerResult::Requested;
   }
@@ -192,6 +195,7 @@ void steerByLink() {
 void threadArrives() {
   NodeState &N = node();
   N.HomeLink.Steered = 0;
+  N.SteeredNode = 0;
   N.LinkNews = false;
   N.QuietLinkDepth = 0; // the last one left in the middle of an exchange
   N.ThreadHere = true;
@@ -291,7 +295,26 @@ int takeSteeredDestination() {
       N.HomeLink.Steered = 0;
     }
   }
+  if (!N.Remote && __atomic_load_n(&N.SteeredNode, __ATOMIC_ACQUIRE)) {
+    int Tid = __atomic_load_n(&N.SteeredTid, __ATOMIC_RELAXED), Away = N.Departing;
+    int Self = Tid || Away ? int(sys::call6(sys::Gettid, 0)) : 0;
+    if ((Tid && Tid != Self) || (Away && Away != Self)) {
+      // Another thread's, or one is away (one moves at a time): the
+      // threads stop at their points until the one asked can go.
+      __atomic_store_n(&__popcorn_migration_pending, 1, __ATOMIC_RELAXED);
+      return -1;
+    }
+  }
   return __atomic_exchange_n(&N.SteeredNode, 0, __ATOMIC_RELAXED) - 1;
+}
+
+void forgetSteering() {
+  NodeState &N = node();
+  int Tid = __atomic_load_n(&N.SteeredTid, __ATOMIC_RELAXED);
+  if (Tid && Tid == sys::call6(sys::Gettid, 0)) {
+    __atomic_store_n(&N.SteeredNode, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&N.SteeredTid, 0, __ATOMIC_RELAXED);
+  }
 }
 
 int steeredDestination() { return node().SteeredNode - 1; }

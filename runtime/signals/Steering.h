@@ -40,8 +40,12 @@ enum class SteerResult {
   Relayed,      // sent to the node over its link
 };
 
-/// Home, from any thread: asks the migrating thread to move to Target.
-SteerResult steerThread(int Target);
+/// Home, from any thread: asks thread Tid to move to Target; Tid 0 asks
+/// the thread away, if one is, else the first thread at a migration point.
+SteerResult steerThread(int Target, int Tid = 0);
+
+/// Home, as a thread ends: a move asked of it alone is void.
+void forgetSteering();
 
 /// Home: queues SIGRTMIN with Value (a destination, or a program's signal
 /// negated: SignalState.h) to node Node's process; false if home has no

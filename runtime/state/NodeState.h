@@ -150,6 +150,12 @@ struct NodeState {
   // request is being served, and what else signal 34 asks (Triggers.h).
   volatile int ThreadNode;
   volatile int SteeredNode;
+  volatile int SteeredTid; // 0: whichever thread (Steering.h)
+  // Home under qemu-user: qemu's own threads, there before the program's
+  // first pthread_create (the program's main thread and the control
+  // thread aside), which popcorn-ctl does not list.
+  int QemuThreads[4];
+  bool QemuThreadsKnown;
   // Home: a move for a node reached by its link alone, destination + 1,
   // waiting for the thread serving that node to send it, and the eventfd
   // that wakes it (Steering.h).  Remote, on such a node: the link has

@@ -139,6 +139,14 @@ bool readNodes(const char *Value, uint32_t Nodes, ScheduleSettings &Out, TextBuf
   }
 }
 
+bool readThreads(const char *Value, uint32_t, ScheduleSettings &Out, TextBuffer &Why) {
+  Out.MainOnly = !strcmp(Value, "main");
+  if (Out.MainOnly || !strcmp(Value, "all"))
+    return true;
+  Why << "threads= is main (the main thread alone) or all";
+  return false;
+}
+
 const struct Key {
   const char *Name;
   Reader Read;
@@ -146,7 +154,7 @@ const struct Key {
 } Keys[] = {{"every", readEvery, true}, {"random", readRandom, true},
             {"after", readAfter, true}, {"period", readPeriod, true},
             {"at", readAt, true},       {"seed", readSeed, false},
-            {"nodes", readNodes, false}};
+            {"nodes", readNodes, false}, {"threads", readThreads, false}};
 constexpr unsigned KeyCount = sizeof Keys / sizeof Keys[0];
 
 const Key *keyNamed(const char *Name) {
@@ -168,14 +176,14 @@ bool readSetting(const Part &Setting, uint32_t Nodes, Reading &State, ScheduleSe
                  TextBuffer &Why) {
   const char *Equals = strchr(Setting.Text, '=');
   if (!Equals) {
-    Why << "not KEY=VALUE (every, random, after, period, at, seed or nodes)";
+    Why << "not KEY=VALUE (every, random, after, period, at, seed, nodes or threads)";
     return false;
   }
   Part Name = partOf(Setting.Text, Equals);
   Part Value = partOf(Equals + 1, Setting.Text + strlen(Setting.Text));
   const Key *K = keyNamed(Name.Text);
   if (!K) {
-    Why << "no such setting (every, random, after, period, at, seed or nodes)";
+    Why << "no such setting (every, random, after, period, at, seed, nodes or threads)";
     return false;
   }
   for (unsigned I = 0; I < State.GivenCount; I++)

@@ -6,6 +6,7 @@
 //                    at=FUNCTION (Triggers.h says what each does)
 //   seed=S           random='s seed (default 1), with random= only
 //   nodes=A,B,...    the cycle of destinations
+//   threads=main|all which threads the trigger moves (default all)
 // Each key at most once.  An unknown key, a malformed value, a key given
 // twice, a second trigger or a seed without random= is refused.
 //
@@ -27,6 +28,7 @@ struct ScheduleSettings {
   char At[256];            // empty: not given
   int Cycle[MaxNodes * 2]; // nodes=
   unsigned CycleLength;    // 0: not given
+  bool MainOnly;           // threads=main
 };
 
 /// Reads Schedule for a program whose nodes are the bits set in Nodes

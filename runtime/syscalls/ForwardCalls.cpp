@@ -19,6 +19,8 @@
 #include "syscalls/SystemCalls.h"
 #include "trace/Trace.h"
 
+extern "C" int __popcorn_migration_pending;
+
 namespace popcorn {
 
 namespace {
@@ -432,6 +434,13 @@ void holdHomeThreads(uint64_t StackLow) {
       !N.HomeLink.receiveExactly(MessageType::Held, reinterpret_cast<void *>(StackLow),
                                  uint32_t(N.Away.High - StackLow)))
     lostHome();
+  // A move home asked for meanwhile found the pending flag's page home's
+  // (Steering.cpp): flagged here, the page fetched first (this may run in
+  // a signal handler, where a fault must not).
+  if (N.SteeredNode) {
+    touchPages(uint64_t(&__popcorn_migration_pending), sizeof __popcorn_migration_pending, true);
+    __popcorn_migration_pending = 1;
+  }
 }
 
 namespace {

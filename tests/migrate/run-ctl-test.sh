@@ -126,11 +126,12 @@ grep -q 'already on node 0' refusal.err || fail "migrate to node 0: '$(cat refus
 expect_refusal "migrate a thread that does not exist" timeout 30 "$ctl" migrate "$pid/$((pid + 100000))" 1
 grep -q "has no thread $((pid + 100000))" refusal.err || fail "migrate a thread that does not exist: '$(cat refusal.err)'"
 # The program's only other thread is the runtime's server, which answers
-# on the socket: it is there.
+# on the socket: it is there, and it is not the program's.
 other=$(ls /proc/"$pid"/task | grep -vx "$pid" | head -1)
 if [ -n "$other" ]; then
 	expect_refusal "migrate thread $other" timeout 30 "$ctl" migrate "$pid/$other" 1
-	grep -q 'only the main thread' refusal.err || fail "migrate $pid/$other: '$(cat refusal.err)'"
+	grep -q "no thread $other in process $pid" refusal.err || fail "migrate $pid/$other: '$(cat refusal.err)'"
+	grep -q "^$pid/" ps.out && fail "ps lists threads of a program of one: $(cat ps.out)"
 else
 	fail "no second thread (the control socket's server) in /proc/$pid/task: $(ls /proc/"$pid"/task | tr '\n' ' ')"
 fi

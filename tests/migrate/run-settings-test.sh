@@ -67,7 +67,7 @@ refused "popcorn: POPCORN_MIGRATE: 'seed=x': seed= needs a whole number, such as
 	'POPCORN_MIGRATE=random=0.1;seed=x'
 refused "popcorn: POPCORN_MIGRATE: 'every=5': every= is given twice" \
 	'POPCORN_MIGRATE=every=3;every=5'
-refused "popcorn: POPCORN_MIGRATE: 'speed=4': no such setting (every, random, after, period, at, seed or nodes)" \
+refused "popcorn: POPCORN_MIGRATE: 'speed=4': no such setting (every, random, after, period, at, seed, nodes or threads)" \
 	'POPCORN_MIGRATE=every=3;nodes=1,2;speed=4'
 refused "popcorn: POPCORN_MIGRATE: 'nodes=1': node 1 is not in POPCORN_NODES" \
 	'POPCORN_MIGRATE=every=3;nodes=1' POPCORN_NODES=0:x86_64:native,2:x86_64:native
@@ -79,7 +79,7 @@ refused "popcorn: POPCORN_TRACK_WRITES: 'maybe' must be '0' or '1'" POPCORN_TRAC
 refused "popcorn: POPCORN_CHECK_UNWIND: '2' must be '1' or 'verbose'" POPCORN_CHECK_UNWIND=2
 refused "popcorn: POPCORN_SELFTEST: 'bad' must be 'same' or 'roundtrip'" POPCORN_SELFTEST=bad
 # The program never ran: no report of its migrations follows the refusal.
-refused "popcorn: POPCORN_MIGRATE: 'speed=4': no such setting (every, random, after, period, at, seed or nodes)" \
+refused "popcorn: POPCORN_MIGRATE: 'speed=4': no such setting (every, random, after, period, at, seed, nodes or threads)" \
 	'POPCORN_MIGRATE=every=3;speed=4' POPCORN_LOG=stats
 refused "popcorn: POPCORN_NODES: '1:x86_64:qemu': qemu runs another ISA than this machine's; x86_64 runs native here" \
 	POPCORN_NODES=0:x86_64:native,1:x86_64:qemu POPCORN_LOG=stats

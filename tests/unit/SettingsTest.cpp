@@ -215,6 +215,16 @@ TEST(Schedule, RefusesNodesPopcornNodesDoesNotName) {
   EXPECT_TRUE(readSchedule("every=3;nodes=2,0", 0b101).Ok);
 }
 
+TEST(Schedule, ReadsWhichThreadsMove) {
+  EXPECT_TRUE(readSchedule("every=3;threads=main").S.MainOnly);
+  ScheduleRead All = readSchedule("every=3;threads=all");
+  ASSERT_TRUE(All.Ok) << All.Why;
+  EXPECT_FALSE(All.S.MainOnly);
+  EXPECT_FALSE(readSchedule("every=3").S.MainOnly);
+  expectScheduleRefused("every=3;threads=2", "threads=2", "threads= is main");
+  expectScheduleRefused("every=3;threads=main;threads=all", "threads=all", "given twice");
+}
+
 TEST(Schedule, RefusesTwoTriggers) {
   expectScheduleRefused("every=3;random=0.5", "random=0.5",
                         "a schedule has one trigger, and every= is one");

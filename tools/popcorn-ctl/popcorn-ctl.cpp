@@ -1,7 +1,8 @@
 //===- popcorn-ctl.cpp - Steer running popcorn programs from outside ------===//
 //
-//   popcorn-ctl ps                        this user's running programs
-//   popcorn-ctl migrate PID[/TID] NODE    move the thread at its next point
+//   popcorn-ctl ps                        this user's running programs, and
+//                                         their threads
+//   popcorn-ctl migrate PID[/TID] NODE    move a thread at its next point
 //   popcorn-ctl nodes PID                 a program's node table
 //
 // Each running program (its home process) answers on its control socket
@@ -208,6 +209,20 @@ int ps() {
     printf("%-8d %-16s %-5d %-8s %10llu %8llu  %s\n", Pid, commandOf(Pid).c_str(), R.thread_node,
            isaOf(R.thread_machine), (unsigned long long)R.migrations,
            (unsigned long long)R.pages_fetched, whereIs(R, R.thread_node).c_str());
+    // A program of several threads: a line for each, PID/TID first, as
+    // migrate takes it.
+    uint32_t Listed = std::min<uint32_t>(R.thread_count, POPCORN_CONTROL_MAX_THREADS);
+    for (uint32_t I = 0; R.thread_count > 1 && I < Listed; I++) {
+      const popcorn_control_thread &T = R.threads[I];
+      std::string Id = std::to_string(Pid) + "/" + std::to_string(T.tid);
+      uint16_t Machine = T.node >= 0 && T.node < POPCORN_CONTROL_MAX_NODES
+                             ? R.nodes[T.node].elf_machine
+                             : 0;
+      printf("%-25s %-5d %-8s %10s %8s  %s\n", Id.c_str(), T.node, isaOf(Machine), "", "",
+             whereIs(R, T.node).c_str());
+    }
+    if (R.thread_count > Listed)
+      printf("%-25s %u more threads\n", "", R.thread_count - Listed);
   }
   return 0;
 }
@@ -248,14 +263,12 @@ int migrate(const std::string &Target, const std::string &NodeText) {
     return usage(("'" + Target + "' is not PID or PID/TID").c_str());
   if (Node < 0)
     return usage(("'" + NodeText + "' is not a node number").c_str());
-  if (Tid && Tid != Pid) {
+  if (Tid) {
     if (!processExists(int(Pid)))
       return fail("no process " + PidText);
     struct stat S;
     if (stat(("/proc/" + PidText + "/task/" + TidText).c_str(), &S) != 0)
       return fail("process " + PidText + " has no thread " + TidText);
-    return fail("thread " + TidText + " cannot move: only the main thread of a program (" +
-                PidText + ") migrates");
   }
   popcorn_control_reply R;
   std::string Why;
