@@ -222,6 +222,8 @@ struct MigrateMessage {
   // The program's other threads are held at home while it is away: it
   // releases them around a call that may wait (Release, Hold).
   uint8_t OthersHeld;
+  uint8_t Pad[3];
+  int32_t Tid; // the thread's at home: the trace's track
 };
 
 struct ReleaseMessage {

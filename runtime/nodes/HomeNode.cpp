@@ -538,6 +538,7 @@ int leave(ThreadState *T, RegisterSet &Registers, int Target, int ProgramErrno) 
   MigrateMessage M{Out, Away, T->Regions[0]};
   M.Setjmps = T->Setjmps;
   M.OthersHeld = N.OthersHeld;
+  M.Tid = int32_t(gettid());
   moveSetjmpFrames(M.Setjmps, Request, Result.Frames);
   fegetenv(&M.FloatEnvironment);
   N.Migrations++;

@@ -188,6 +188,7 @@ void setThreadPointer(uint64_t Tp) {
   if (H.Type != MessageType::Migrate || H.Bytes < sizeof M ||
       !N.HomeLink.receivePayload(&M, sizeof M))
     failNode("a malformed message where a thread was expected");
+  N.ThreadTid = M.Tid;
   uint64_t StackBytes = H.Bytes - sizeof M;
   const StackRegion &Away = M.Away;
   bool AtHome = N.StackAtHome && Away.Low >= N.HomeStack.Low &&

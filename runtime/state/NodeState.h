@@ -133,6 +133,7 @@ struct NodeState {
   // when home asks (YieldRequest), from the stack pointer the request's
   // handler interrupted (syscalls/ForwardCalls.cpp: yieldToHome).
   bool OthersHeldAtHome;
+  int ThreadTid; // Remote: the thread's tid at home (the trace's track)
   void (*YieldToHome)(uint64_t InterruptedSp);
   // Remote: the next forwarded call releases them around its exchange,
   // with the thread's stack from here up (0: it does not); the thread's

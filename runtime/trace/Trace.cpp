@@ -7,7 +7,7 @@
 
 namespace popcorn {
 
-static_assert(sizeof(TraceEvent) == 40, "TraceEvent travels between ISAs as it is");
+static_assert(sizeof(TraceEvent) == 48, "TraceEvent travels between ISAs as it is");
 
 namespace {
 // Home keeps every node's events until exit; a remote node only those of
@@ -63,6 +63,11 @@ void traceRecord(const TraceEvent &E) {
     B.Events[B.Count++] = E;
   else
     B.Dropped[E.Node < MaxNodes ? E.Node : 0]++;
+}
+
+uint32_t tracedThread() {
+  NodeState &N = node();
+  return N.Remote ? uint32_t(N.ThreadTid) : uint32_t(sys::call6(sys::Gettid, 0));
 }
 
 void startTracing() {

@@ -6,7 +6,8 @@
 // events, timed by itself with CLOCK_REALTIME, into a fixed buffer in its
 // node-private memory; a remote node sends its events home (a TraceEvents
 // message) before the thread leaves it and before it ends the program.
-// Home writes FILE at exit as Chrome trace-event JSON (TraceFile.cpp).
+// Home writes FILE at exit as Chrome trace-event JSON (TraceFile.cpp), a
+// track for each thread on each node.
 //
 // Off, each hook costs one load of a node-private word and a branch.
 //
@@ -35,6 +36,8 @@ struct TraceEvent {
   TraceKind Kind;
   uint8_t Node;   // the node that recorded it
   uint8_t Peer;   // Leave: the destination
+  uint32_t Thread; // the program's thread: its tid at home
+  uint32_t Pad;
 };
 
 // Node -> home: Count TraceEvents follow; Dropped did not fit this node's
@@ -61,6 +64,10 @@ inline bool tracing() { return __builtin_expect(node().Trace != nullptr, 0); }
 /// Appends E to this node's buffer, or counts it dropped.
 void traceRecord(const TraceEvent &E);
 
+/// The program's thread that records: at home the caller's tid; on a
+/// node, the tid at home of the thread there (MigrateMessage::Tid).
+uint32_t tracedThread();
+
 /// Times one traced operation from its construction: mark() ends a first
 /// phase, finish() records the event.  Does nothing while tracing is off.
 class TraceSpan {
@@ -73,7 +80,7 @@ public:
   void finish(uint64_t Value = 0, uint32_t Count = 0, int Peer = 0) {
     if (Start)
       traceRecord({Start, Middle, traceClock(), Value, Count, Kind, uint8_t(node().Self),
-                   uint8_t(Peer)});
+                   uint8_t(Peer), tracedThread(), 0});
   }
 
 private:

@@ -1,12 +1,16 @@
 //===- TraceFile.cpp - Home writes the trace as Chrome trace-event JSON ---===//
 //
 // The file opens unchanged in Perfetto and chrome://tracing: one process
-// per node, "pid" and "tid" both the node's number + 1 (Perfetto gives pid
-// 0 a meaning of its own, and tells threads apart by tid alone), complete events ("ph":"X") with "ts" and "dur" in
-// microseconds from the start of the trace, nested by time on a node's
-// track:
+// per node, "pid" the node's number + 1 (Perfetto gives pid 0 a meaning of
+// its own), a track for each of the program's threads that ran there,
+// "tid" (node + 1) * 10^7 + the thread's tid at home (Perfetto tells
+// threads apart by tid alone, and a thread's tracks on two nodes are two);
+// complete events ("ph":"X") with "ts" and "dur" in microseconds from the
+// start of the trace, nested by time on a track:
 //
-//   running         the thread runs on this node (arrival to departure)
+//   running         the thread runs on this node (arrival to departure;
+//                   at home, the main thread from the start, the others
+//                   from their first return)
 //   migrate A -> B  on A's track: rewrite (A), transfer (A sending), resume
 //                   (B receiving the rest and continuing), back to back
 //   page fault      on the faulting node: request to page mapped
@@ -118,10 +122,10 @@ class TraceWriter {
 public:
   TraceWriter(JsonFile &Out, uint64_t Base) : Out(Out), Base(Base) {}
 
-  void metadata(int Node, const char *What, const char *Key) {
+  void metadata(int Node, uint64_t Track, const char *What, const char *Key) {
     separate();
     Out << "{\"name\":\"" << What << "\",\"ph\":\"M\",\"pid\":" << Node + 1
-        << ",\"tid\":" << Node + 1 << ",\"args\":{\"" << Key << "\":";
+        << ",\"tid\":" << Track << ",\"args\":{\"" << Key << "\":";
   }
   void nodeNames(const bool *Used) {
     const NodeState &N = node();
@@ -129,30 +133,32 @@ public:
       if (!Used[I])
         continue;
       const char *Isa = isaName(N.Nodes[I].Machine);
-      metadata(I, "process_name", "name");
+      metadata(I, I + 1, "process_name", "name");
       Out << "\"node " << I << " (" << (Isa ? Isa : "unknown") << (I == 0 ? ", home" : "")
           << ")\"}}";
-      metadata(I, "process_sort_index", "sort_index");
+      metadata(I, I + 1, "process_sort_index", "sort_index");
       Out << I << "}}";
-      metadata(I, "thread_name", "name");
-      Out << "\"thread\"}}";
     }
   }
 
-  // Opens a complete event; its arguments follow, then close().
-  void slice(const char *Name, const char *Category, int Node, uint64_t Start, uint64_t End) {
+  // Opens a complete event on Thread's track of Node; its arguments
+  // follow, then close().
+  void slice(const char *Name, const char *Category, int Node, uint32_t Thread, uint64_t Start,
+             uint64_t End) {
     uint64_t From = Start > Base ? Start - Base : 0, To = End > Base ? End - Base : 0;
+    uint64_t Track = uint64_t(Node + 1) * 10000000 + Thread;
+    nameTrack(Node, Thread, Track);
     separate();
     Out << "{\"name\":\"" << Name << "\",\"cat\":\"" << Category << "\",\"ph\":\"X\",\"pid\":"
-        << Node + 1 << ",\"tid\":" << Node + 1 << ",\"ts\":";
+        << Node + 1 << ",\"tid\":" << Track << ",\"ts\":";
     Out.micros(From) << ",\"dur\":";
     Out.micros(To > From ? To - From : 0) << ",\"args\":{";
   }
   void close() { Out << "}}"; }
 
-  void running(int Node, uint64_t Start, uint64_t End) {
-    slice("running", "thread", Node, Start, End);
-    Out << "\"node\":" << Node;
+  void running(int Node, uint32_t Thread, uint64_t Start, uint64_t End) {
+    slice("running", "thread", Node, Thread, Start, End);
+    Out << "\"node\":" << Node << ",\"thread\":" << uint64_t(Thread);
     close();
   }
 
@@ -167,25 +173,25 @@ public:
       Name[N++] = *S++;
     Name[N++] = char('0' + Leave.Peer);
     Name[N] = 0;
-    slice(Name, "migration", Leave.Node, Leave.Start, End);
+    slice(Name, "migration", Leave.Node, Leave.Thread, Leave.Start, End);
     Out << "\"from\":" << int(Leave.Node) << ",\"to\":" << int(Leave.Peer)
         << ",\"frames\":" << uint64_t(Leave.Count) << ",\"bytes\":" << Leave.Value;
     close();
-    slice("rewrite", "migration-phase", Leave.Node, Leave.Start, Leave.Middle);
+    slice("rewrite", "migration-phase", Leave.Node, Leave.Thread, Leave.Start, Leave.Middle);
     Out << "\"frames\":" << uint64_t(Leave.Count);
     close();
-    slice("transfer", "migration-phase", Leave.Node, Leave.Middle, Leave.End);
+    slice("transfer", "migration-phase", Leave.Node, Leave.Thread, Leave.Middle, Leave.End);
     Out << "\"bytes\":" << Leave.Value;
     close();
     if (Arrive) {
-      slice("resume", "migration-phase", Leave.Node, Leave.End, End);
+      slice("resume", "migration-phase", Leave.Node, Leave.Thread, Leave.End, End);
       Out << "\"node\":" << int(Arrive->Node);
       close();
     }
   }
 
   void pageFault(const TraceEvent &E) {
-    slice("page fault", "page-fault", E.Node, E.Start, E.End);
+    slice("page fault", "page-fault", E.Node, E.Thread, E.Start, E.End);
     Out << "\"address\":";
     Out.hexString(E.Value) << ",\"node\":" << int(E.Node);
     close();
@@ -193,7 +199,7 @@ public:
 
   void syscall(const TraceEvent &E) {
     const char *Name = E.Value < SyscallRowCount ? SyscallRows[E.Value].Name : "syscall";
-    slice(Name, "syscall", E.Node, E.Start, E.End);
+    slice(Name, "syscall", E.Node, E.Thread, E.Start, E.End);
     Out << "\"call\":\"" << Name << "\",\"node\":" << int(E.Node);
     close();
   }
@@ -203,34 +209,77 @@ private:
     Out << (First ? "\n" : ",\n");
     First = false;
   }
+  // The first slice of a track names it.
+  void nameTrack(int Node, uint32_t Thread, uint64_t Track) {
+    for (unsigned I = 0; I < NamedCount; I++)
+      if (Named[I] == Track)
+        return;
+    if (NamedCount == MaxNamed)
+      return; // unnamed: Perfetto shows the tid
+    Named[NamedCount++] = Track;
+    metadata(Node, Track, "thread_name", "name");
+    Out << "\"thread " << uint64_t(Thread) << "\"}}";
+    metadata(Node, Track, "thread_sort_index", "sort_index");
+    Out << uint64_t(Thread) << "}}";
+  }
+  static constexpr unsigned MaxNamed = 256;
   JsonFile &Out;
   uint64_t Base;
   bool First = true;
+  uint64_t Named[MaxNamed];
+  unsigned NamedCount = 0;
 };
 
-// The events in time order; the thread's stays are the spans between one
-// migration's arrival and the next departure.
+// Where one thread is between its events: its stays are the spans
+// between one migration's arrival and the next departure.
+struct ThreadTrail {
+  uint32_t Thread;
+  int Here;
+  uint64_t Since; // 0: not known (a thread made after the start)
+  const TraceEvent *Leaving;
+};
+
+// The events in time order, each thread's trail followed on its own.
 void writeEvents(TraceWriter &W, TraceBuffer &B, uint64_t Now) {
   sortByStart(B.Events, B.Count);
-  int Here = 0;
-  uint64_t Since = B.StartTime;
-  const TraceEvent *Leaving = nullptr;
+  constexpr unsigned MaxThreads = 256;
+  ThreadTrail *Trails = reinterpret_cast<ThreadTrail *>(
+      sys::mapPrivate(MaxThreads * sizeof(ThreadTrail)));
+  ThreadTrail Spare; // threads beyond the table: no running slices
+  unsigned Count = 0;
+  uint32_t Main = uint32_t(sys::call6(sys::Getpid, 0));
+  auto trailOf = [&](uint32_t Thread) -> ThreadTrail & {
+    for (unsigned I = 0; I < Count; I++)
+      if (Trails[I].Thread == Thread)
+        return Trails[I];
+    if (!Trails || Count == MaxThreads) {
+      Spare = {Thread, 0, 0, nullptr};
+      return Spare;
+    }
+    Trails[Count] = {Thread, 0, Thread == Main ? B.StartTime : 0, nullptr};
+    return Trails[Count++];
+  };
   for (uint64_t I = 0; I < B.Count; I++) {
     const TraceEvent &E = B.Events[I];
     switch (E.Kind) {
-    case TraceKind::Leave:
-      if (Leaving) // its arrival was dropped
-        W.migration(*Leaving, nullptr);
-      W.running(E.Node, Since, E.Start);
-      Leaving = &E;
+    case TraceKind::Leave: {
+      ThreadTrail &T = trailOf(E.Thread);
+      if (T.Leaving) // its arrival was dropped
+        W.migration(*T.Leaving, nullptr);
+      if (T.Since)
+        W.running(E.Node, E.Thread, T.Since, E.Start);
+      T.Leaving = &E;
       break;
-    case TraceKind::Arrive:
-      if (Leaving)
-        W.migration(*Leaving, &E);
-      Leaving = nullptr;
-      Here = E.Node;
-      Since = E.End;
+    }
+    case TraceKind::Arrive: {
+      ThreadTrail &T = trailOf(E.Thread);
+      if (T.Leaving)
+        W.migration(*T.Leaving, &E);
+      T.Leaving = nullptr;
+      T.Here = E.Node;
+      T.Since = E.End;
       break;
+    }
     case TraceKind::PageFault:
       W.pageFault(E);
       break;
@@ -239,10 +288,19 @@ void writeEvents(TraceWriter &W, TraceBuffer &B, uint64_t Now) {
       break;
     }
   }
-  if (Leaving)
-    W.migration(*Leaving, nullptr);
-  else
-    W.running(Here, Since, Now);
+  bool MainSeen = false;
+  for (unsigned I = 0; I < Count; I++) {
+    ThreadTrail &T = Trails[I];
+    MainSeen |= T.Thread == Main;
+    if (T.Leaving)
+      W.migration(*T.Leaving, nullptr);
+    else if (T.Since)
+      W.running(T.Here, T.Thread, T.Since, Now);
+  }
+  if (!MainSeen) // it never moved: home all along
+    W.running(0, Main, B.StartTime, Now);
+  if (Trails)
+    sys::call6(sys::Munmap, long(Trails), MaxThreads * sizeof(ThreadTrail));
 }
 
 } // namespace

@@ -11,11 +11,13 @@
 #   in the order of creation: a worker's trail does not depend on PRELUDE,
 #   the two workers' differ, and a second run repeats the first.
 # - threads=main: the workers stay home, main moves.
+# - POPCORN_TRACE has a track of its own for each thread.
 # Every run prints what a run that stays home prints.
 #
 #   run-thread-schedules.sh BUILD_DIR SOURCE WORK_DIR
 set -eu
-. "$(dirname "$0")/../lib/runs.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/runs.sh"
 if [ $# -ne 3 ]; then
 	echo "usage: $0 BUILD_DIR SOURCE WORK_DIR" >&2
 	exit 2
@@ -84,6 +86,11 @@ moved mainonly main || fail "threads=main: main never moved"
 for who in worker1 worker2; do
 	! moved mainonly $who || fail "threads=main: $who moved: $(trail mainonly $who)"
 done
+
+# The trace has a track of its own for each thread: every= moves all three.
+POPCORN_TRACE=threads.json schedule traced 100 'every=7;nodes=1,0'
+python3 "$here/check-thread-tracks.py" threads.json 3 ||
+	fail "POPCORN_TRACE: no track of its own for each thread"
 
 [ "$failed" -eq 0 ] && echo "PASS: each thread's own course through every=, random= and threads=main"
 exit "$failed"
