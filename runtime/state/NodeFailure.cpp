@@ -30,7 +30,7 @@ void lostHome() {
   NodeState &N = node();
   // Home's other threads ran while this one waited, and one ended the
   // program: this thread ends with it, as it would there.
-  if (N.OthersHeldAtHome && !N.HomeLink.TimedOut && N.Self == 99)
+  if (N.OthersHeldAtHome && !N.HomeLink.TimedOut)
     sys::exitGroup(0);
   {
     Line L;
