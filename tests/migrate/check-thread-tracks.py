@@ -1,32 +1,51 @@
 #!/usr/bin/env python3
-"""Checks that a POPCORN_TRACE file has a track of its own for each thread:
-home's migration slices lie on THREADS tracks, each named, no two naming
-one thread, and a track's migrations do not overlap (a thread moves one
-trip at a time).
+"""Checks that a POPCORN_TRACE file has a track of its own for each thread
+of thread-schedules.c's run (its stderr names each thread's tid and trail):
+each thread's migrations from home lie on home's track for its tid,
+(1 * 10^7 + tid), named, as many as its trail went from node 0 to node 1;
+and its migrations back from node 1 lie on node 1's track for it
+(2 * 10^7 + tid), as many.
 
-    check-thread-tracks.py TRACE THREADS
+    check-thread-tracks.py TRACE STDERR
 """
 import json
 import sys
 
 
 def main():
-    path, expected = sys.argv[1], int(sys.argv[2])
+    path, stderr = sys.argv[1], sys.argv[2]
+    tids, trails = {}, {}
+    for line in open(stderr):
+        words = line.split()
+        if len(words) == 3 and words[0] == "tid":
+            tids[words[1]] = int(words[2])
+        elif len(words) == 3 and words[0] == "trail":
+            trails[words[1]] = words[2]
     events = json.load(open(path))["traceEvents"]
-    moves = [e for e in events if e.get("cat") == "migration" and e["pid"] == 1]
-    tracks = {e["tid"] for e in moves}
-    named = {e["tid"] for e in events if e.get("ph") == "M" and e["name"] == "thread_name"}
+    moves = [e for e in events if e.get("cat") == "migration"]
+    named = {(e["pid"], e["tid"]) for e in events
+             if e.get("ph") == "M" and e["name"] == "thread_name"}
     problems = []
-    if len(tracks) != expected:
-        problems.append(f"home's migrations are on {len(tracks)} tracks, not {expected}")
-    if not tracks <= named:
-        problems.append(f"tracks {sorted(tracks - named)} have no name")
-    if len({t % 10**7 for t in tracks}) != len(tracks):
-        problems.append("two tracks of home's process are one thread's")
-    for t in tracks:
-        own = sorted((e["ts"], e["ts"] + e["dur"]) for e in moves if e["tid"] == t)
-        if any(b[0] < a[1] - 0.001 for a, b in zip(own, own[1:])):
-            problems.append(f"track {t}: migrations overlap")
+    if len(tids) != 3 or set(tids) != set(trails):
+        problems.append(f"{stderr} names threads {sorted(tids)} and trails {sorted(trails)}")
+    for who, tid in tids.items():
+        trail = trails.get(who, "")
+        # The thread's walk begins at home; its first arrival on node 1 is
+        # one move too.
+        away = sum(1 for a, b in zip("0" + trail, trail) if a == "0" and b == "1")
+        for pid, source in ((1, 0), (2, 1)):
+            track = pid * 10**7 + tid
+            own = [e for e in moves if e["pid"] == pid and e["tid"] == track
+                   and e["args"].get("from") == source]
+            if len(own) < away:
+                problems.append(f"{who} (tid {tid}) went away {away} times, but node {source}'s "
+                                f"track {track} has {len(own)} migrations from it")
+            if own and (pid, track) not in named:
+                problems.append(f"node {source}'s track {track} has no name")
+    known = {pid * 10**7 + tid for tid in tids.values() for pid in (1, 2)}
+    strays = {e["tid"] for e in moves} - known
+    if strays:
+        problems.append(f"migrations on tracks of no thread: {sorted(strays)}")
     for p in problems:
         print(f"FAIL: {path}: {p}")
     return 1 if problems else 0

@@ -38,9 +38,10 @@ touch stop-now
 timeout 120 ./ctl-threads stop-now >baseline.out 2>baseline.err ||
 	fail "the run without migration exits with $?"
 
-./ctl-threads stop >steered.out 2>steered.err &
+POPCORN_TRACE=steered.json ./ctl-threads stop >steered.out 2>steered.err &
 pid=$!
-wait_until 30 grep -q "worker 2 tid" steered.err || {
+both_started() { grep -q "worker 1 tid" steered.err && grep -q "worker 2 tid" steered.err; }
+wait_until 30 both_started || {
 	fail "the workers did not start within 30 s"
 	cat steered.err
 	exit 1
@@ -63,7 +64,7 @@ if [ -z "$control" ]; then
 	fail "no runtime control thread in /proc/$pid/task after ps asked"
 elif timeout 30 "$ctl" migrate "$pid/$control" 1 >refusal.out 2>&1; then
 	fail "migrate $pid/$control (the runtime's control thread) was taken"
-elif ! grep -q "no thread $control" refusal.out; then
+elif ! grep -q "no thread $control in process $pid" refusal.out; then
 	fail "migrate $pid/$control: '$(cat refusal.out)'"
 fi
 
@@ -89,6 +90,22 @@ cmp -s baseline.out steered.out || fail "the steered run's stdout differs: $(dif
 grep -qx "worker 1 visited 0 2" steered.err || fail "worker 1: $(grep 'worker 1 visited' steered.err)"
 grep -qx "worker 2 visited 0 1" steered.err || fail "worker 2: $(grep 'worker 2 visited' steered.err)"
 grep -qx "main on node 0" steered.err || fail "main: $(grep '^main' steered.err)"
+! grep -q "was not taken" steered.err || fail "a move asked for was not taken: $(cat steered.err)"
+# Apart from ps (whose view is the runtime's own): in the trace, worker 1
+# left home only after worker 2 was back.
+python3 - steered.json "$tid1" "$tid2" <<'EOF' || fail "worker 1 went to node 2 before worker 2 was back"
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+one, two = int(sys.argv[2]), int(sys.argv[3])
+moves = [e for e in events if e.get("cat") == "migration"]
+went = [e for e in moves if e["pid"] == 1 and e["tid"] == 10**7 + one and e["args"]["to"] == 2]
+back = [e for e in moves if e["pid"] == 2 and e["tid"] == 2 * 10**7 + two and e["args"]["to"] == 0]
+ok = len(went) == 1 and len(back) == 1 and went[0]["ts"] >= back[0]["ts"] + back[0]["dur"]
+if not ok:
+    print(f"worker 1 to node 2: {[(e['ts'], e['dur']) for e in went]}, "
+          f"worker 2 back home: {[(e['ts'], e['dur']) for e in back]}")
+sys.exit(0 if ok else 1)
+EOF
 
 [ "$failed" -eq 0 ] && echo "PASS: popcorn-ctl ps lists each thread, migrate PID/TID moves each alone"
 exit "$failed"

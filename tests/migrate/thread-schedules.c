@@ -7,11 +7,13 @@
  * the other (each alone, so that no move is refused for another's trip),
  * then takes its own steps again.  Each of the three records the node it
  * is on after every step, and prints its trail to stderr; stdout has only
- * what they computed, the same wherever they ran. */
+ * what they computed, the same wherever they ran.  stderr has their tids. */
+#define _GNU_SOURCE
 #include <popcorn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 enum { Steps = 600 };
 
@@ -25,6 +27,7 @@ __attribute__((noinline)) static unsigned long step(unsigned long x, int n)
 
 struct walk {
 	unsigned long seed, result;
+	int tid;
 	char trail[Steps + 1];
 };
 
@@ -32,6 +35,7 @@ static void *walk(void *arg)
 {
 	struct walk *w = arg;
 	unsigned long x = w->seed;
+	w->tid = gettid();
 	for (int i = 0; i < Steps; i++) {
 		x = step(x, i % 5 + 1);
 		w->trail[i] = (char)('0' + popcorn_current_node());
@@ -60,5 +64,7 @@ int main(int argc, char **argv)
 	printf("%lu %lu %lu\n", workers[0].result, workers[1].result, own.result);
 	fprintf(stderr, "trail worker1 %s\ntrail worker2 %s\ntrail main %s\n", workers[0].trail,
 		workers[1].trail, own.trail);
+	fprintf(stderr, "tid worker1 %d\ntid worker2 %d\ntid main %d\n", workers[0].tid, workers[1].tid,
+		own.tid);
 	return 0;
 }
