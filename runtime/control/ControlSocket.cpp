@@ -354,6 +354,19 @@ void migrate(const popcorn_control_request &Q, popcorn_control_reply &R, TextBuf
       Message << "the thread";
     Message << " moves to node " << int64_t(Target) << " (" << Isa
             << ") at its next migration point";
+    if (int Away = N.Departing; Away && Away != Tid)
+      Message << ", once thread " << int64_t(Away) << " is back from node "
+              << int64_t(N.ThreadNode);
+    return;
+  case SteerResult::Waiting:
+    R.error = 16; // EBUSY
+    Message << "the move of ";
+    if (int Waiting = N.SteeredTid)
+      Message << "thread " << int64_t(Waiting);
+    else
+      Message << "a thread";
+    Message << " to node " << int64_t(N.SteeredNode - 1)
+            << " waits to be taken; ask again once it has moved";
     return;
   case SteerResult::Signalled:
     Message << "asked node " << int64_t(Where) << " (pid " << int64_t(N.Nodes[Where].Pid)

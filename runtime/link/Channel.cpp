@@ -1,5 +1,6 @@
 //===- Channel.cpp - Whole messages over a transport ----------------------===//
 #include "link/Channel.h"
+#include "support/Signals.h"
 #include "support/Syscall.h"
 
 namespace popcorn {
@@ -121,6 +122,8 @@ bool Channel::receiveHeader(MessageHeader &Header, int WaitMs, int WakeFd) {
       return false;
     if (Destination >= 0 && Destination < MaxNodes)
       Steered = Destination + 1;
+    else if (Destination == YieldRequest)
+      YieldAsked = true;
   }
 }
 

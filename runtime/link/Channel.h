@@ -55,9 +55,13 @@ struct Channel {
   /// A node's link to home: a Steer message may arrive where another is
   /// expected (home sends it whenever popcorn-ctl asks), and every receive
   /// takes it in passing.  Steered is then its destination + 1, until the
-  /// node takes it (0: none).
+  /// node takes it (0: none).  One that carries YieldRequest (Signals.h)
+  /// asks the thread there to let the program's other threads run a while
+  /// (signals/Steering.cpp), as the signal of that value does on a node of
+  /// this host.
   bool TakesSteering = false;
   int Steered = 0;
+  bool YieldAsked = false;
   /// Whether a message (or part of one) has come and not been read.
   bool hasReceived() const { return AheadStart < AheadEnd; }
 

@@ -210,9 +210,10 @@ void endTrip(int Id, ThreadState &T) {
   uint64_t StackLow = Away.High;
   bool Yielding = false;
   // A thread that computes there a slice without a word is asked to let
-  // them run a while: it may be waiting for one of them in a loop.  (A
-  // node on another host is not: home cannot signal it.)
-  const int WaitMs = OthersWait && E.startedByHome() ? YieldSliceMs : -1;
+  // them run a while: it may be waiting for one of them in a loop.  By a
+  // signal, or on a node home reaches by its link alone, by a Steer
+  // message, whose arrival the node's kernel signals (Steering.h).
+  const int WaitMs = OthersWait ? YieldSliceMs : -1;
   for (;;) {
     MessageHeader H;
     // What wakes this thread but the node: a signal to pass on, or a move
@@ -220,7 +221,11 @@ void endTrip(int Id, ThreadState &T) {
     int Wake = E.remote() ? steeringWakeDescriptor() : watchedSignals();
     if (!E.Link.receiveHeader(H, WaitMs, Wake)) {
       if (E.Link.TimedOut && !E.Link.hasReceived()) {
-        queueSteeringSignal(Id, YieldRequest);
+        int32_t Yield = YieldRequest;
+        if (!E.remote())
+          queueSteeringSignal(Id, YieldRequest);
+        else if (!E.Link.send(MessageType::Steer, &Yield, sizeof Yield))
+          nodeDied(E, Id);
         continue;
       }
       if (!E.Link.Woken)

@@ -412,6 +412,8 @@ extern "C" void __popcorn_thread_exit(void *Result) {
   NodeState &N = node();
   if (!N.Remote) {
     endServingThread();
+    if (tracing())
+      TraceSpan(TraceKind::ThreadEnd).finish();
     noteThreadEnding();
     forgetThreadCourse();
     forgetSteering();

@@ -76,6 +76,25 @@ void signalOnData(bool On) {
   sys::call6(sys::Fcntl, N.HomeLink.Fd, FSetfl, On ? N.LinkFlags | OAsync : N.LinkFlags);
 }
 
+void readLinkNews(NodeState &N);
+
+// Remote, on a node home reaches by its link alone, in the handler of the
+// link's signal: home's Steer asking the thread to let the others run
+// (YieldRequest) is read here, where the thread may compute for ever
+// without a migration point, unless an exchange is under way (which
+// takes it in passing, and lets them run if it may wait).
+void yieldIfAsked(uint64_t InterruptedSp) {
+  NodeState &N = node();
+  if (!N.OthersHeldAtHome || !N.YieldToHome || !N.ThreadHere || N.SignalHold ||
+      N.InFaultHandler || N.QuietLinkDepth)
+    return;
+  readLinkNews(N);
+  if (N.HomeLink.YieldAsked) {
+    N.HomeLink.YieldAsked = false;
+    N.YieldToHome(InterruptedSp);
+  }
+}
+
 void onSteeringSignal(int, siginfo_t *Info, void *Context) {
   NodeState &N = node();
   if (Info->si_code > 0) { // the kernel's: POLL_IN
@@ -90,6 +109,7 @@ void onSteeringSignal(int, siginfo_t *Info, void *Context) {
     if (N.HomeLink.TakesSteering) {
       N.LinkNews = true;
       flagLinkNews();
+      yieldIfAsked(interruptedStackPointer(Context));
     }
     return;
   }
@@ -127,6 +147,10 @@ SteerResult steerThread(int Target, int Tid) {
   if (Where == Target)
     return SteerResult::AlreadyThere;
   if (Where == 0) {
+    // One request waits at a time: another thread's is not replaced.
+    if (__atomic_load_n(&N.SteeredNode, __ATOMIC_ACQUIRE) &&
+        __atomic_load_n(&N.SteeredTid, __ATOMIC_RELAXED) != Tid)
+      return SteerResult::Waiting;
     // If the thread leaves meanwhile, the request waits here for its
     // return; the flag then lands in home's stale copy of the page, which
     // is harmless.
@@ -272,8 +296,9 @@ void installSteeringHandler() {
 }
 
 namespace {
-// Remote, at a migration point, where no answer is awaited: what the link
-// has is home's Steer, which the receive takes.
+// Remote, at a migration point or in the link signal's handler, where no
+// answer is awaited: what the link has is home's Steer, which the receive
+// takes.
 void readLinkNews(NodeState &N) {
   N.LinkNews = false;
   Channel &Link = N.HomeLink;

@@ -38,6 +38,7 @@ enum class SteerResult {
   NotLocal,     // the thread is on a node home cannot reach
   SignalFailed, // the node's process is gone
   Relayed,      // sent to the node over its link
+  Waiting,      // another thread's move waits at home to be taken
 };
 
 /// Home, from any thread: asks thread Tid to move to Target; Tid 0 asks

@@ -25,6 +25,7 @@ enum class TraceKind : uint16_t {
   Arrive,    // Start: the thread's message came, End: it resumes
   PageFault, // Start: page requested, End: page mapped; Value: address
   Syscall,   // Start: call sent, End: result back; Value: SyscallRows index
+  ThreadEnd, // Start: a thread ends (at home, in pthread_exit)
 };
 
 // One event.  The same bytes on every ISA: remote nodes send theirs as

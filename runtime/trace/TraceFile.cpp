@@ -8,9 +8,9 @@
 // complete events ("ph":"X") with "ts" and "dur" in microseconds from the
 // start of the trace, nested by time on a track:
 //
-//   running         the thread runs on this node (arrival to departure;
-//                   at home, the main thread from the start, the others
-//                   from their first return)
+//   running         the thread runs on this node (arrival to departure
+//                   or its end; at home, the main thread from the start,
+//                   the others from their first return)
 //   migrate A -> B  on A's track: rewrite (A), transfer (A sending), resume
 //                   (B receiving the rest and continuing), back to back
 //   page fault      on the faulting node: request to page mapped
@@ -278,6 +278,13 @@ void writeEvents(TraceWriter &W, TraceBuffer &B, uint64_t Now) {
       T.Leaving = nullptr;
       T.Here = E.Node;
       T.Since = E.End;
+      break;
+    }
+    case TraceKind::ThreadEnd: {
+      ThreadTrail &T = trailOf(E.Thread);
+      if (T.Since && !T.Leaving)
+        W.running(T.Here, E.Thread, T.Since, E.Start);
+      T.Since = 0;
       break;
     }
     case TraceKind::PageFault:

@@ -3,8 +3,9 @@
 of thread-schedules.c's run (its stderr names each thread's tid and trail):
 each thread's migrations from home lie on home's track for its tid,
 (1 * 10^7 + tid), named, as many as its trail went from node 0 to node 1;
-and its migrations back from node 1 lie on node 1's track for it
-(2 * 10^7 + tid), as many.
+its migrations back from node 1 lie on node 1's track for it
+(2 * 10^7 + tid), as many; and a worker's slices end before main's last
+move (the workers end before main walks).
 
     check-thread-tracks.py TRACE STDERR
 """
@@ -42,6 +43,14 @@ def main():
                                 f"track {track} has {len(own)} migrations from it")
             if own and (pid, track) not in named:
                 problems.append(f"node {source}'s track {track} has no name")
+    # The workers ended before main's own walk: nothing of theirs runs past
+    # main's last move.
+    main = tids.get("main", -1)
+    last = max((e["ts"] for e in moves if e["tid"] % 10**7 == main), default=0)
+    for who, tid in tids.items():
+        ends = [e["ts"] + e["dur"] for e in events if e.get("ph") == "X" and e["tid"] % 10**7 == tid]
+        if who != "main" and ends and max(ends) > last:
+            problems.append(f"{who} (tid {tid}) has a slice past its end")
     known = {pid * 10**7 + tid for tid in tids.values() for pid in (1, 2)}
     strays = {e["tid"] for e in moves} - known
     if strays:

@@ -211,6 +211,10 @@ expect_refusal "migrate without a node" "$ctl" migrate 1
 grep -q "wrong number of arguments for migrate" refusal.err || fail "migrate 1: '$(cat refusal.err)'"
 expect_refusal "migrate to a node that is not a number" "$ctl" migrate 1 x
 grep -q "'x' is not a node number" refusal.err || fail "migrate 1 x: '$(cat refusal.err)'"
+for target in 1/ 1/x 1/2/3; do
+	expect_refusal "migrate $target (no thread after the slash)" "$ctl" migrate $target 1
+	grep -q "'$target' is not PID or PID/TID" refusal.err || fail "migrate $target 1: '$(cat refusal.err)'"
+done
 sleep 1 &
 dead=$!
 wait "$dead"

@@ -3,7 +3,8 @@
 # two workers loop at home.  ps lists the program's three threads (not
 # the runtime's control thread), migrate PID/TID moves worker 2 to node 1;
 # worker 1, asked to go to node 2 meanwhile, goes once worker 2 is back
-# (one thread is away at a time); ps shows each where it is.  At the end
+# (one thread is away at a time), and a request for main meanwhile is
+# refused (one request waits at a time); ps shows each where it is.  At the end
 # each worker says it ran on home and its own node alone, the main thread
 # never moved, and stdout is what a run that never moves prints.
 #
@@ -75,6 +76,14 @@ steer "$tid2" 1
 wait_until 60 on_node "$tid2" 1 || fail "ps does not show worker 2 ($tid2) on node 1: $(cat ps.out)"
 on_node "$tid1" 0 || fail "worker 1 ($tid1) is not at home while worker 2 is away: $(cat ps.out)"
 steer "$tid1" 2
+grep -q "moves to node 2 (x86_64) at its next migration point, once thread $tid2 is back from node 1" steer.out ||
+	fail "migrate $pid/$tid1 2 does not say it waits for thread $tid2: $(cat steer.out)"
+# One request waits at a time: a second is refused, not put in its place.
+if timeout 30 "$ctl" migrate "$pid/$pid" 1 >busy.out 2>&1; then
+	fail "migrate $pid/$pid 1 was taken while thread $tid1's move waited: $(cat busy.out)"
+elif ! grep -q "the move of thread $tid1 to node 2 waits to be taken" busy.out; then
+	fail "migrate $pid/$pid 1 while another request waits: $(cat busy.out)"
+fi
 sleep 0.2
 on_node "$tid1" 0 || fail "worker 1 left while worker 2 was away: $(cat ps.out)"
 steer "$tid2" 0

@@ -11,7 +11,8 @@
 #   in the order of creation: a worker's trail does not depend on PRELUDE,
 #   the two workers' differ, and a second run repeats the first.
 # - threads=main: the workers stay home, main moves.
-# - POPCORN_TRACE has a track of its own for each thread.
+# - POPCORN_TRACE has a track of its own for each thread, and a thread's
+#   slices end with it.
 # Every run prints what a run that stays home prints.
 #
 #   run-thread-schedules.sh BUILD_DIR SOURCE WORK_DIR

@@ -373,6 +373,23 @@ tcp-paging)
 	cmp -s local.sum tcp.sum || fail "other checksum over tcp: $(cat tcp.sum), not $(cat local.sum)"
 	echo "ok: bench/migration.c over tcp: $(cat tcp.sum), as with a local node"
 	;;
+tcp-threads)
+	# A thread on a tcp: node that waits in a loop for another thread
+	# (an atomic flag, a spin lock) is asked over its link to let the
+	# others run, and sees them done.
+	"$build/bin/popcorn-node" --new-key "$POPCORN_KEY_FILE" >/dev/null
+	start_node
+	compile "$tests/migrate/thread-spin.c" spin
+	POPCORN_NODES=0:x86_64:native timeout 120 ./spin >home.out 2>home.err ||
+		fail "the run at home failed: $(cat home.err)"
+	POPCORN_NODES=0:x86_64:native,1:x86_64:tcp:127.0.0.1:$node_port,2:x86_64:native \
+		POPCORN_LOG=stats timeout 120 ./spin >tcp.out 2>tcp.err ||
+		fail "the run with a tcp: node failed or hung: status $?: $(cat tcp.err)"
+	cmp -s home.out tcp.out || fail "the run with a tcp: node printed otherwise: $(cat tcp.out)"
+	grep -q '^popcorn: migrations: [1-9][0-9]* away from home (.*1 to node 1' tcp.err ||
+		fail "the thread did not go to the tcp: node: $(cat tcp.err)"
+	echo "ok: a thread on a tcp: node waiting for another in a loop sees it done"
+	;;
 *)
 	echo "run-remote-test.sh: unknown case '$case'" >&2
 	exit 2

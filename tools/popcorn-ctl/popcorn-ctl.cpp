@@ -259,7 +259,8 @@ int migrate(const std::string &Target, const std::string &NodeText) {
   }
   long Pid = number(PidText), Tid = TidText.empty() ? 0 : number(TidText);
   long Node = number(NodeText);
-  if (Pid <= 0 || Tid < 0 || (!TidText.empty() && Tid == 0))
+  bool Slash = PidText.size() != Target.size();
+  if (Pid <= 0 || Tid < 0 || (Slash && Tid == 0))
     return usage(("'" + Target + "' is not PID or PID/TID").c_str());
   if (Node < 0)
     return usage(("'" + NodeText + "' is not a node number").c_str());
