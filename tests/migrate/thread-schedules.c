@@ -42,6 +42,7 @@ static void *walk(void *arg)
 	}
 	w->trail[Steps] = 0;
 	w->result = x;
+	popcorn_migrate(0); /* it ends at home, where its trace ends too */
 	return 0;
 }
 
