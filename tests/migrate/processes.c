@@ -15,23 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "children.h"
+
 extern char **environ;
-
-static int status_of(pid_t pid)
-{
-	int status;
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static long work(int i)
-{
-	long s = 0;
-	for (int k = 0; k < 1000; k++)
-		s += (long)(k ^ i) * (k + i);
-	return s;
-}
 
 /* A forked child moves to the same node as its parent, both at once:
  * each has nodes of its own (a child moving on its parent's links would

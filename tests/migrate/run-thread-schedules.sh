@@ -42,6 +42,8 @@ fail() {
 # trail NAME WHO: the trail thread WHO left in run NAME.
 trail() { sed -n "s/^trail $2 //p" "$1.stderr"; }
 moved() { trail "$1" "$2" | grep -q '[1-9]'; }
+# same RUN1 RUN2 WHO: thread WHO left the same trail in both runs.
+same() { [ "$(trail "$1" "$3")" = "$(trail "$2" "$3")" ]; }
 
 # schedule NAME PRELUDE SCHEDULE: one run, whose stdout must be home's.
 schedule() {
@@ -62,14 +64,14 @@ done
 schedule every100 100 'every=7;nodes=1,0'
 schedule every333 333 'every=7;nodes=1,0'
 moved every100 worker1 || fail "every=7: worker1 never moved: $(trail every100 worker1)"
-[ "$(trail every100 worker1)" = "$(trail every333 worker1)" ] ||
+same every100 every333 worker1 ||
 	fail "every=7: worker1's trail depends on main's points before it"
 [ "$(trail every100 worker1)" = "$(trail every100 worker2)" ] ||
 	fail "every=7: the two workers, walking alike, moved at different steps"
 # Main's course goes on after the workers' as if they had taken no point:
 # as with threads=main, where they take none.
 schedule everymain 100 'every=7;threads=main;nodes=1,0'
-[ "$(trail every100 main)" = "$(trail everymain main)" ] ||
+same every100 everymain main ||
 	fail "every=7: the workers' points count in main's course"
 
 schedule random100 100 'random=0.03;seed=5;nodes=1,0'
@@ -79,7 +81,7 @@ for who in worker1 worker2 main; do
 	moved random100 $who || fail "random=0.03: $who never moved: $(trail random100 $who)"
 done
 for who in worker1 worker2; do
-	[ "$(trail random100 $who)" = "$(trail random333 $who)" ] ||
+	same random100 random333 $who ||
 		fail "random=0.03: $who's trail depends on main's draws before it"
 done
 [ "$(trail random100 worker1)" != "$(trail random100 worker2)" ] ||
@@ -87,11 +89,11 @@ done
 [ "$(grep '^trail' random333.stderr)" = "$(grep '^trail' again333.stderr)" ] ||
 	fail "random=0.03;seed=5: a second run of ./prog 333 took other moves"
 schedule randommain 100 'random=0.03;seed=5;threads=main;nodes=1,0'
-[ "$(trail random100 main)" = "$(trail randommain main)" ] ||
+same random100 randommain main ||
 	fail "random=0.03: the workers' draws come from main's stream"
 schedule seed6 100 'random=0.03;seed=6;nodes=1,0'
 for who in worker1 worker2 main; do
-	[ "$(trail random100 $who)" != "$(trail seed6 $who)" ] ||
+	! same random100 seed6 $who ||
 		fail "random=0.03: $who's stream is the same for seeds 5 and 6"
 done
 

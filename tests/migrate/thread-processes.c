@@ -17,27 +17,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "children.h"
+
 extern char **environ;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static int done;
-
-static int status_of(pid_t pid)
-{
-	int status;
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-static long work(int i)
-{
-	long s = 0;
-	for (int k = 0; k < 1000; k++)
-		s += (long)(k ^ i) * (k + i);
-	return s;
-}
 
 static void go(int node)
 {
