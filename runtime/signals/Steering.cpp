@@ -151,9 +151,9 @@ SteerResult steerThread(int Target, int Tid) {
     if (__atomic_load_n(&N.SteeredNode, __ATOMIC_ACQUIRE) &&
         __atomic_load_n(&N.SteeredTid, __ATOMIC_RELAXED) != Tid)
       return SteerResult::Waiting;
-    // If the thread leaves meanwhile, the request waits here for its
-    // return; the flag then lands in home's stale copy of the page, which
-    // is harmless.
+    // If a thread is away, the request waits here for its return; the
+    // flag then lands in home's stale copy of the page, and home sets it
+    // again as the thread comes back (HomeNode.cpp: endTrip).
     __atomic_store_n(&N.SteeredTid, Tid, __ATOMIC_RELAXED);
     __atomic_store_n(&N.SteeredNode, Target + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&__popcorn_migration_pending, 1, __ATOMIC_RELAXED);
