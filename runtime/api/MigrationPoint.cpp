@@ -204,8 +204,12 @@ void refuseBesideCheck(Setting Other) {
   sys::exitGroup(2);
 }
 
-void reportAtHome() {
-  if (!node().Remote)
+// The last of exit's handlers and destructors: a schedule may move the
+// thread in the program's own, after an atexit handler of the runtime's
+// would have reported (a second report followed, from the node where exit
+// ended).
+__attribute__((destructor(POPCORN_BEFORE_STATIC_OBJECTS))) void reportAtHome() {
+  if (node().ReportAtExit && !node().Remote)
     reportMigrations();
 }
 
@@ -213,7 +217,6 @@ __attribute__((constructor(POPCORN_BEFORE_STATIC_OBJECTS))) void readSettings() 
   const char *Log = setting(Setting::Log);
   if (Log && !strcmp(Log, "stats")) {
     node().ReportAtExit = true;
-    atexit(reportAtHome);
   }
   const char *Check = setting(Setting::CheckUnwind);
   const char *SelfTest = setting(Setting::SelfTest);

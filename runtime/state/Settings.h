@@ -42,12 +42,13 @@ const char *settingName(Setting S);
 
 } // namespace popcorn
 
-// The priority of the runtime's constructors that register exit handlers
-// (the report, the trace): before every constructor of a C++ static object,
-// libc++'s standard streams' included (made at 100), so that those handlers
-// run after every static object's destructor, which may still move the
-// thread (flushing std::cout).  0-100 are the implementation's, and the
-// runtime is.
+// The priority of the runtime's constructors and of its destructors that
+// end a run (the report, the trace).  Its constructors run before every
+// constructor of a C++ static object, libc++'s standard streams' included
+// (made at 100); its destructors after every other: after the atexit
+// handlers and C++ static objects' destructors, and after the program's
+// own destructors, since any of them may still move the thread (flushing
+// std::cout).  0-100 are the implementation's, and the runtime is.
 #define POPCORN_BEFORE_STATIC_OBJECTS 99
 
 namespace popcorn {

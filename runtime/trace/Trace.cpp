@@ -23,9 +23,11 @@ TraceBuffer *mapTraceBuffer(uint64_t Capacity) {
   return B;
 }
 
-void writeTraceAtExit() {
-  // exit() may run on a remote node: the file is home's to write, and the
-  // remote node sends its events home when it ends the program.
+// The last of exit's handlers and destructors, as a schedule may move the
+// thread in the program's own.  exit() may run on a remote node: the file
+// is home's to write, and the remote node sends its events home when it
+// ends the program.
+__attribute__((destructor(POPCORN_BEFORE_STATIC_OBJECTS))) void writeTraceAtExit() {
   if (!node().Remote)
     writeTraceFile();
 }
@@ -45,7 +47,6 @@ __attribute__((constructor(POPCORN_BEFORE_STATIC_OBJECTS))) void readTraceSettin
   __builtin_memcpy(B->Path, Path, Length + 1);
   B->StartTime = traceClock();
   node().Trace = B;
-  atexit(writeTraceAtExit);
 }
 } // namespace
 
