@@ -168,13 +168,17 @@ static RunningLink startLink(const IsaInfo &Info, const std::vector<std::string>
   std::string Lib = Sysroot + "/" + std::string(Info.Name) + "/lib/";
   // No RELRO: its padding section would be one more per-ISA region.  The
   // unwind tables' index (.eh_frame_hdr, its program header) is how
-  // libunwind finds them, to raise a C++ exception.
+  // libunwind finds them, to raise a C++ exception.  No crti.o and crtn.o:
+  // the _init and _fini they make are empty, and as code of one ISA they
+  // sat on a page of their own, a page fault more at every start
+  // (bench/startup.sh); musl's own empty ones serve, and constructors go
+  // through .init_array.
   std::vector<std::string> Cmd = {"ld.lld", "-m", std::string(Info.LldEmulation),
                                   "-static", "--gc-sections", "--eh-frame-hdr", "-z", "noexecstack",
-                                  "-z", "norelro", "-z", "max-page-size=0x10000", "-o", Out, Lib + "crt1.o", Lib + "crti.o"};
+                                  "-z", "norelro", "-z", "max-page-size=0x10000", "-o", Out, Lib + "crt1.o"};
   Cmd.insert(Cmd.end(), Inputs.begin(), Inputs.end());
   Cmd.insert(Cmd.end(), {"--start-group", Lib + "libpopcorn.a", Lib + "libc.a",
-                         Lib + "libpopcorn-builtins.a", "--end-group", Lib + "crtn.o"});
+                         Lib + "libpopcorn-builtins.a", "--end-group"});
   Cmd.insert(Cmd.end(), Opts.LldArgs.begin(), Opts.LldArgs.end());
   Cmd.insert(Cmd.end(), Extra.begin(), Extra.end());
 

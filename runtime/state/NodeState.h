@@ -100,6 +100,11 @@ struct NodeState {
   // mapped memory shared with other processes (PageAccess.h), counted,
   // and what the maps said of those pages since.
   uint64_t ReadOnlyMade, SharedMade;
+  // Home: calls that set a signal action, counted (SignalState.h).  Here,
+  // in the first page with the settings: every start makes one (the
+  // runtime's own trigger), and a field further down cost it a page fault
+  // (bench/startup.sh).
+  uint64_t SignalActionsChanged;
   void *PageKinds;
   bool FileMapped;
   bool OneProgramThread;
@@ -257,10 +262,10 @@ struct NodeState {
   uint64_t Migrations, PagesFetched, PageRequests, PagesReturned, SyscallsForwarded;
   RewriteResult LastRefusal; // why the last move failed with EAGAIN (POPCORN_LOG=verbose)
 
-  // The program's signal actions (signals/SignalState.h).  Home: SignalActionsChanged
-  // counts the calls that set one, SignalActionsRead says which count
+  // The program's signal actions (signals/SignalState.h).  Home:
+  // SignalActionsRead says which count of SignalActionsChanged (above)
   // SignalActions was read at.
-  uint64_t SignalActionsChanged, SignalActionsRead, HandledSignals;
+  uint64_t SignalActionsRead, HandledSignals;
   KernelSigaction SignalActions[SignalCount];
   // Signals whose handler has SA_RESETHAND: delivering one resets its
   // action in the kernel that delivers it, with no call to see.  Home:
