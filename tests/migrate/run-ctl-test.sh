@@ -234,7 +234,7 @@ wait_until 30 grep -q "first descriptor" killed.out || fail "the program to kill
 timeout 30 "$ctl" nodes "$pid" >nodes.out 2>&1 || fail "nodes $pid: $(cat nodes.out)"
 test -S "$sockets/$pid" || fail "no socket for the program to kill"
 child=$(awk -v parent="$pid" '$4 == parent { print $1 }' /proc/[0-9]*/stat 2>/dev/null | head -1)
-[ -n "$child" ] || fail "the program to kill has no lingering child"
+[ -n "$child" ] || fail "the program to kill has no lingering child: $(cat killed.out killed.err)"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
 killed=$pid
