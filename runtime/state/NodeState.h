@@ -101,10 +101,13 @@ struct NodeState {
   // and what the maps said of those pages since.
   uint64_t ReadOnlyMade, SharedMade;
   // Home: calls that set a signal action, counted (SignalState.h).  Here,
-  // in the first page with the settings: every start makes one (the
-  // runtime's own trigger), and a field further down cost it a page fault
-  // (bench/startup.sh).
+  // in the first page with the settings, as the trace below: every start
+  // makes one (the runtime's own trigger), and a field further down cost
+  // it a page fault (bench/startup.sh).
   uint64_t SignalActionsChanged;
+  // Null unless recording a trace (Trace.h): every trace hook and the
+  // end of every run read it.
+  TraceBuffer *Trace;
   void *PageKinds;
   bool FileMapped;
   bool OneProgramThread;
@@ -286,8 +289,6 @@ struct NodeState {
   uint64_t NotingSignals;
   // Remote: the thread's signal mask as home last heard of it.
   uint64_t ThreadMaskAtHome;
-
-  TraceBuffer *Trace; // null unless recording a trace (Trace.h)
 
   // Large tables last, so that a start touches only the first pages of
   // this state (a page fault each, bench/startup.sh): the arena's freed
