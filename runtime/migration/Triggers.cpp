@@ -61,6 +61,7 @@ struct Schedule {
   int Cycle[MaxNodes * 2];
   unsigned CycleLength;
   bool MainOnly;           // threads=main
+  bool Scheduled;          // POPCORN_MIGRATE or a code range: threads get courses
   volatile sig_atomic_t Signalled;
   bool Periodic;           // period=: set before main, read-only after
   // The main thread's course (Self 0 until it first makes a thread: it is
@@ -293,6 +294,9 @@ bool readTriggers() {
   if (*S.At)
     readAt(S.At);
   Plan.Set = Plan.Set || Plan.Every || Plan.RandomBelow || Plan.At[0].Start;
+  // after= and period= come by signal, whose destination is the course's
+  // too (and threads=main's limit).
+  Plan.Scheduled = Plan.Set || Trigger;
   return Plan.Set;
 }
 
@@ -305,8 +309,10 @@ int takeSignalledDestination() {
   if (!Plan.Signalled && (N.Remote || !N.SignalledMigration))
     return -1;
   ThreadCourse &Course = course();
-  if (Plan.MainOnly && &Course != &Plan.Main)
+  if (Plan.MainOnly && &Course != &Plan.Main) {
+    __popcorn_migration_pending = 1; // for the main thread's next point
     return -1;
+  }
   Plan.Signalled = 0;
   N.SignalledMigration = false;
   int Next = nextInCycle(Course);
@@ -343,7 +349,7 @@ int triggeredDestination(const RegisterSet &Registers) {
 }
 
 void forgetThreadCourse() {
-  if (ThreadCourse *C = Plan.Set ? findCourse(uint64_t(pthread_self())) : nullptr)
+  if (ThreadCourse *C = Plan.Scheduled ? findCourse(uint64_t(pthread_self())) : nullptr)
     __atomic_store_n(&C->Self, FreedCourse, __ATOMIC_RELEASE);
 }
 
@@ -351,7 +357,7 @@ void forgetThreadCourse() {
 // every run that creates its threads in the same order, whatever they do
 // meanwhile.
 void numberThread(void *Thread) {
-  if (!Plan.Set)
+  if (!Plan.Scheduled)
     return;
   if (!Plan.Main.Self)
     Plan.Main.Self = uint64_t(pthread_self());

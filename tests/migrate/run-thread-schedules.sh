@@ -10,7 +10,8 @@
 # - random= gives each thread its own stream, from the seed and its place
 #   in the order of creation: a worker's trail does not depend on PRELUDE,
 #   the two workers' differ, and a second run repeats the first.
-# - threads=main: the workers stay home, main moves.
+# - threads=main: the workers stay home, main moves, with every= and with
+#   period= (whose timer's signal any thread may take).
 # - POPCORN_TRACE has a track of its own for each thread, and a thread's
 #   slices end with it.
 # Every run prints what a run that stays home prints.
@@ -55,7 +56,7 @@ schedule() {
 	fi
 }
 
-for prelude in 100 333; do
+for prelude in 100 333 3000000; do
 	POPCORN_NODES=0:x86_64:native run "home$prelude" ./prog "$prelude"
 	[ "$status" -eq 0 ] || fail "./prog $prelude at home: status $status"
 done
@@ -101,6 +102,16 @@ schedule mainonly 100 'every=7;threads=main;nodes=1,0'
 moved mainonly main || fail "threads=main: main never moved"
 for who in worker1 worker2; do
 	! moved mainonly $who || fail "threads=main: $who moved: $(trail mainonly $who)"
+done
+
+# period= comes by a timer's signal, which any thread may take first:
+# with threads=main the others leave it to the main thread, which moves
+# (its ticks wait for its next point), and they never do.
+POPCORN_LOG=stats schedule periodmain 3000000 'period=1ms;threads=main;nodes=1'
+grep -q '^popcorn: migrations: [1-9]' periodmain.stderr ||
+	fail "period=1ms;threads=main: main never moved: $(grep '^popcorn: migrations' periodmain.stderr)"
+for who in worker1 worker2; do
+	! moved periodmain $who || fail "period=1ms;threads=main: $who moved: $(trail periodmain $who)"
 done
 
 # The trace has a track of its own for each thread: every= moves all three.
