@@ -261,6 +261,10 @@ bool programThread(int Tid) {
   NodeState &N = node();
   if (Tid <= 0 || Tid == sys::call6(sys::Gettid, 0))
     return false;
+  // Before its first pthread_create the program's one thread is the main
+  // one: under qemu-user, the others are qemu's (noteQemuThreads).
+  if (!N.QemuThreadsKnown)
+    return Tid == sys::call6(sys::Getpid, 0);
   for (int Qemu : N.QemuThreads)
     if (Qemu == Tid)
       return false;

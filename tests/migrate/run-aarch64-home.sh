@@ -8,7 +8,8 @@
 #   - a schedule (POPCORN_MIGRATE) moves it, with the same output;
 #   - its trace (POPCORN_TRACE) holds the moves (check-trace.py), and
 #     popcorn-inspect trace counts them;
-#   - popcorn-ctl moves ctl-loop.c's thread 0 -> 1 -> 2 -> 0 and lists
+#   - popcorn-ctl lists ctl-loop.c's one thread (not qemu's), moves it
+#     0 -> 1 -> 2 -> 0 and lists
 #     the nodes as they run: home under qemu, node 1 native;
 #   - growing-blocks.c mallocs and writes growing blocks on node 2, then
 #     on node 1, and at home, and prints what its native build prints;
@@ -169,6 +170,11 @@ qemu-aarch64 ./ctl-loop.aarch64 stop-steered >steered.out 2>steered.err &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true' EXIT
 wait_until 60 grep -q "first descriptor" steered.out || fail "ctl-loop did not start within 60 s"
+# One thread of the program's, whatever qemu runs beside it: ps lists no
+# thread lines.
+timeout 30 "$bin/popcorn-ctl" ps >ps.out 2>&1 || fail "popcorn-ctl ps: $(cat ps.out)"
+grep -q "^$pid " ps.out || fail "popcorn-ctl ps does not list $pid: $(cat ps.out)"
+! grep -q "^$pid/" ps.out || fail "popcorn-ctl ps lists qemu's threads as the program's: $(cat ps.out)"
 for step in "1 x86_64 native" "2 aarch64 qemu" "0 aarch64 qemu"; do
 	set -- $step
 	if ! timeout 30 "$bin/popcorn-ctl" migrate "$pid" "$1" >migrate.out 2>&1; then
