@@ -345,8 +345,8 @@ extern "C" void popcorn_migration_point_slow(RegisterSet *Registers) {
     bool Stays = Target >= 0 && moveTo(*Registers, Target, false);
     if (Stays && Config.Verbose) {
       Line L;
-      L << "popcorn: thread " << int64_t(N.Remote ? N.ThreadTid : sys::call6(sys::Gettid, 0)) << " stays on node "
-        << uint64_t(N.Self) << ", not to node " << uint64_t(Target) << ": ";
+      L << "popcorn: thread " << int64_t(homeTid()) << " stays on node " << uint64_t(N.Self)
+        << ", not to node " << uint64_t(Target) << ": ";
       if (N.LastRefusal.Error == RewriteError::None) {
         L << strerror(errno);
       } else {

@@ -35,6 +35,7 @@
 #include "support/Report.h"
 #include "support/Signals.h"
 #include "support/Syscall.h"
+#include "support/Text.h"
 #include <popcorn/Control.h>
 #include <signal.h>
 
@@ -249,10 +250,8 @@ void describeHost(const NodeEntry &E, char *Out, uint32_t Room) {
 
 // A /proc/self/task entry's thread id, 0 if it is not one.
 int numberOf(const char *Name) {
-  int Tid = 0;
-  for (; *Name >= '0' && *Name <= '9'; Name++)
-    Tid = Tid * 10 + (*Name - '0');
-  return *Name ? 0 : Tid;
+  uint64_t Tid;
+  return readUnsigned(Name, 0x7fffffff, Tid) && !*Name ? int(Tid) : 0;
 }
 
 // Whether kernel thread Tid of this process is one of the program's: not
@@ -280,8 +279,7 @@ template <class Visitor> void forEachProgramThread(Visitor Visit) {
 }
 
 void listThreads(popcorn_control_reply &R) {
-  NodeState &N = node();
-  int Away = N.Departing;
+  int Away = node().Departing;
   R.thread_count = 0;
   bool AwayListed = false;
   forEachProgramThread([&](int Tid) {
@@ -291,7 +289,7 @@ void listThreads(popcorn_control_reply &R) {
         return;
       I = POPCORN_CONTROL_MAX_THREADS - 1; // the one away takes the last place
     }
-    R.threads[I] = {Tid, Tid == Away ? N.ThreadNode : 0};
+    R.threads[I] = {Tid, nodeOfThread(Tid)};
     AwayListed |= Tid == Away;
   });
 }
@@ -335,6 +333,13 @@ void fillStatus(popcorn_control_reply &R) {
   listThreads(R);
 }
 
+// "thread TID", or Unnamed for a request that names none.
+TextBuffer &nameThread(TextBuffer &Message, int Tid, const char *Unnamed = "the thread") {
+  if (Tid)
+    return Message << "thread " << int64_t(Tid);
+  return Message << Unnamed;
+}
+
 void migrate(const popcorn_control_request &Q, popcorn_control_reply &R, TextBuffer &Message) {
   NodeState &N = node();
   int Tid = Q.tid;
@@ -347,29 +352,21 @@ void migrate(const popcorn_control_request &Q, popcorn_control_reply &R, TextBuf
       return;
     }
   }
-  int Where = Tid && Tid != N.Departing ? 0 : N.ThreadNode;
+  int Where = nodeOfThread(Tid);
   int Target = Q.node;
   const char *Isa = Target >= 0 && Target < N.NodeCount ? isaName(N.Nodes[Target].Machine) : "";
   switch (steerThread(Target, Tid)) {
   case SteerResult::Requested:
-    if (Tid)
-      Message << "thread " << int64_t(Tid);
-    else
-      Message << "the thread";
-    Message << " moves to node " << int64_t(Target) << " (" << Isa
-            << ") at its next migration point";
+    nameThread(Message, Tid) << " moves to node " << int64_t(Target) << " (" << Isa
+                             << ") at its next migration point";
     if (int Away = N.Departing; Away && Away != Tid)
       Message << ", once thread " << int64_t(Away) << " is back from node "
               << int64_t(N.ThreadNode);
     return;
   case SteerResult::Waiting:
     R.error = 16; // EBUSY
-    Message << "the move of ";
-    if (int Waiting = N.SteeredTid)
-      Message << "thread " << int64_t(Waiting);
-    else
-      Message << "a thread";
-    Message << " to node " << int64_t(N.SteeredNode - 1)
+    nameThread(Message << "the move of ", N.SteeredTid, "a thread")
+        << " to node " << int64_t(N.SteeredNode - 1)
             << " waits to be taken; ask again once it has moved";
     return;
   case SteerResult::Signalled:
@@ -384,11 +381,7 @@ void migrate(const popcorn_control_request &Q, popcorn_control_reply &R, TextBuf
     return;
   case SteerResult::AlreadyThere:
     R.error = 114; // EALREADY
-    if (Tid)
-      Message << "thread " << int64_t(Tid);
-    else
-      Message << "the thread";
-    Message << " is already on node " << int64_t(Target) << " (" << Isa << ")";
+    nameThread(Message, Tid) << " is already on node " << int64_t(Target) << " (" << Isa << ")";
     return;
   case SteerResult::Relayed: {
     char Host[64];

@@ -222,6 +222,12 @@ ThreadCourse &course() {
   return C ? *C : Plan.Shared;
 }
 
+// The calling thread's course, or null if threads=main keeps it where it is.
+ThreadCourse *scheduledCourse() {
+  ThreadCourse &C = course();
+  return Plan.MainOnly && &C != &Plan.Main ? nullptr : &C;
+}
+
 int nextInCycle(ThreadCourse &Course) {
   return Plan.CycleLength ? Plan.Cycle[Course.Next++ % Plan.CycleLength] : -1;
 }
@@ -308,17 +314,17 @@ int takeSignalledDestination() {
     return Steered; // popcorn-ctl migrate: a node rather than the cycle's next
   if (!Plan.Signalled && (N.Remote || !N.SignalledMigration))
     return -1;
-  ThreadCourse &Course = course();
-  if (Plan.MainOnly && &Course != &Plan.Main) {
+  ThreadCourse *Course = scheduledCourse();
+  if (!Course) {
     __popcorn_migration_pending = 1; // for the main thread's next point
     return -1;
   }
   Plan.Signalled = 0;
   N.SignalledMigration = false;
-  int Next = nextInCycle(Course);
+  int Next = nextInCycle(*Course);
   // period= alternates: away at one tick, home at the next.
   for (unsigned Tries = 0; Plan.Periodic && Next == N.Self && Tries < Plan.CycleLength; Tries++)
-    Next = nextInCycle(Course);
+    Next = nextInCycle(*Course);
   return Next;
 }
 
@@ -326,9 +332,10 @@ int triggeredDestination(const RegisterSet &Registers) {
   int Signalled = takeSignalledDestination();
   if (Signalled >= 0 || !Plan.Set)
     return Signalled;
-  ThreadCourse &Course = course();
-  if (Plan.MainOnly && &Course != &Plan.Main)
+  ThreadCourse *Scheduled = scheduledCourse();
+  if (!Scheduled)
     return -1;
+  ThreadCourse &Course = *Scheduled;
   unsigned Isa = Registers.Machine == EmX86_64 ? 0 : 1;
   CodeRange &Range = Plan.Ranges[Isa];
   if (!Range.Taken && Registers.Pc >= Range.Start && Registers.Pc < Range.End) {

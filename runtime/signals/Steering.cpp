@@ -139,11 +139,16 @@ void onSteeringSignal(int, siginfo_t *Info, void *Context) {
 
 } // namespace
 
+int nodeOfThread(int Tid) {
+  NodeState &N = node();
+  return Tid && Tid != N.Departing ? 0 : N.ThreadNode;
+}
+
 SteerResult steerThread(int Target, int Tid) {
   NodeState &N = node();
   if (Target < 0 || Target >= N.NodeCount || !N.Nodes[Target].Machine)
     return SteerResult::NoSuchNode;
-  int Where = Tid && Tid != N.Departing ? 0 : N.ThreadNode;
+  int Where = nodeOfThread(Tid);
   if (Where == Target)
     return SteerResult::AlreadyThere;
   if (Where == 0) {

@@ -45,6 +45,10 @@ enum class SteerResult {
 /// the thread away, if one is, else the first thread at a migration point.
 SteerResult steerThread(int Target, int Tid = 0);
 
+/// Home: the node thread Tid runs on (one thread is away at a time); Tid
+/// 0 stands for the thread away, if any.
+int nodeOfThread(int Tid);
+
 /// Home, as a thread ends: a move asked of it alone is void.
 void forgetSteering();
 

@@ -21,6 +21,7 @@
 #include "state/NodeList.h"
 #include "support/AddressMap.h"
 #include "support/Signals.h"
+#include "support/Syscall.h"
 
 namespace popcorn {
 
@@ -302,6 +303,13 @@ struct NodeState {
 /// This process's state.  __popcorn_start maps it before libc runs (or
 /// ends the process), so every system call libc makes can read it.
 inline NodeState &node() { return *reinterpret_cast<NodeState *>(NodePrivateBase); }
+
+/// The calling program thread's tid at home, which names it on every node
+/// (a node's kernel gives it another).
+inline int homeTid() {
+  const NodeState &N = node();
+  return N.Remote ? N.ThreadTid : int(sys::call6(sys::Gettid, 0));
+}
 
 } // namespace popcorn
 

@@ -66,11 +66,6 @@ void traceRecord(const TraceEvent &E) {
     B.Dropped[E.Node < MaxNodes ? E.Node : 0]++;
 }
 
-uint32_t tracedThread() {
-  NodeState &N = node();
-  return N.Remote ? uint32_t(N.ThreadTid) : uint32_t(sys::call6(sys::Gettid, 0));
-}
-
 void startTracing() {
   if (!node().Trace)
     node().Trace = mapTraceBuffer(RemoteCapacity);

@@ -65,10 +65,6 @@ inline bool tracing() { return __builtin_expect(node().Trace != nullptr, 0); }
 /// Appends E to this node's buffer, or counts it dropped.
 void traceRecord(const TraceEvent &E);
 
-/// The program's thread that records: at home the caller's tid; on a
-/// node, the tid at home of the thread there (MigrateMessage::Tid).
-uint32_t tracedThread();
-
 /// Times one traced operation from its construction: mark() ends a first
 /// phase, finish() records the event.  Does nothing while tracing is off.
 class TraceSpan {
@@ -81,7 +77,7 @@ public:
   void finish(uint64_t Value = 0, uint32_t Count = 0, int Peer = 0) {
     if (Start)
       traceRecord({Start, Middle, traceClock(), Value, Count, Kind, uint8_t(node().Self),
-                   uint8_t(Peer), tracedThread(), 0});
+                   uint8_t(Peer), uint32_t(homeTid()), 0});
   }
 
 private:
