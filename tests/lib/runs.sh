@@ -1,6 +1,14 @@
 # Shared by the end-to-end test scripts: run a program and compare runs.
 # Source it.
 
+# fail WHAT: says WHAT failed; the script goes on, and ends with status
+# $failed (1 once anything failed).
+failed=0
+fail() {
+	echo "FAIL: $*"
+	failed=1
+}
+
 # run NAME COMMAND...: stdout, stderr and the exit status of one run, in
 # NAME.run for diff (and NAME.stdout, NAME.stderr).  Standard input is the
 # file $stdin if set, else empty; the run may take $run_timeout seconds

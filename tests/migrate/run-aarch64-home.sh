@@ -32,11 +32,6 @@ bin=$build/bin
 export XDG_RUNTIME_DIR="$(pwd)/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 
-failed=0
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
 
 # build NAME: NAME.c with popcorn-clang, and its aarch64 executable NAME.aarch64.
 build() {

@@ -25,11 +25,6 @@ export XDG_RUNTIME_DIR="$work/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 sockets=$XDG_RUNTIME_DIR/popcorn
 
-failed=0
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
 
 pid=
 cleanup() {

@@ -21,11 +21,6 @@ ctl=$build/bin/popcorn-ctl
 export XDG_RUNTIME_DIR="$work/run"
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 
-failed=0
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
 pid=
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true' EXIT
 

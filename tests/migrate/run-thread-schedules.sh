@@ -34,11 +34,6 @@ if ! timeout 300 "$build/bin/popcorn-clang" -O2 "$src" -o prog 2>build.err; then
 	exit 1
 fi
 
-failed=0
-fail() {
-	echo "FAIL: $*"
-	failed=1
-}
 
 # trail NAME WHO: the trail thread WHO left in run NAME.
 trail() { sed -n "s/^trail $2 //p" "$1.stderr"; }
